@@ -1,0 +1,57 @@
+// Package backend gives every lesson, exercise and test of the course one
+// shared GoMLX compute backend.
+//
+// The course runs on GoMLX's pure-Go backend ("go"), which needs no C
+// libraries, no GPU and no network. Setting the environment variable
+// GOMLX_BACKEND selects another registered backend (for example "go" with
+// options); only the backends compiled into the program can be chosen, and the
+// course compiles in the pure-Go one. It deliberately does not import
+// github.com/gomlx/gomlx/backends/default: that package pulls in XLA, which
+// tries to download its plugin at start and fails offline.
+//
+// Introduced in lesson 01 (scaled dot-product attention).
+package backend
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/gomlx/compute"
+	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend, registered as "go"
+)
+
+var (
+	once    sync.Once
+	shared  compute.Backend
+	initErr error
+)
+
+// Default returns the backend shared by the whole process, creating it on the
+// first call. It honours GOMLX_BACKEND; without it the pure-Go backend is used.
+//
+// It panics with an explanation when the configured backend cannot be created,
+// because nothing in the course can run without one. Use New to get the error.
+func Default() compute.Backend {
+	once.Do(func() { shared, initErr = New() })
+	if initErr != nil {
+		panic(initErr)
+	}
+	return shared
+}
+
+// New creates a fresh backend, honouring GOMLX_BACKEND, and explains a failure
+// in terms of what to change.
+func New() (b compute.Backend, err error) {
+	defer func() {
+		// compute.NewWithConfig panics on an unknown backend name.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+		if err != nil {
+			err = fmt.Errorf("creating the GoMLX backend failed (GOMLX_BACKEND=%q; this program has only the backends %q: unset GOMLX_BACKEND or set it to \"go\"): %w",
+				os.Getenv(compute.ConfigEnvVar), compute.List(), err)
+		}
+	}()
+	return compute.New()
+}
