@@ -172,6 +172,15 @@ func TestPadding(t *testing.T) {
 			}
 		}
 	}
+	// One sequence's padding row masks the same keys for every query.
+	r := random.New(8)
+	x := r.Normal(5, 4)
+	steps, err := Explain(x, x, x, &Options{Mask: got[1:2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, wantW := refAttention(x, x, x, func(i, j int) bool { return tokens[1][j] == 0 })
+	assertClose(t, "Weights with a padding row", steps.Weights, wantW, tol)
 	if _, err := Padding([][]int{{1, 2}, {3}}, 0); err == nil || !strings.Contains(err.Error(), "pad every sequence") {
 		t.Errorf("ragged batch: got error %v, want one that says to pad", err)
 	}
@@ -329,7 +338,8 @@ func TestExplainShapeErrors(t *testing.T) {
 		{"d_k differs", q, r.Normal(3, 5), v, nil, "d_k = 4"},
 		{"v rows differ from keys", q, k, r.Normal(2, 2), nil, "one row per key"},
 		{"ragged q", [][]float64{{1, 2}, {3}}, k, v, nil, "row 1"},
-		{"mask wrong size", q, k, v, &Options{Mask: [][]float64{{0, 1}}}, "Mask has 1 rows, want 3"},
+		{"mask wrong size", q, k, v, &Options{Mask: [][]float64{{0, 1}, {1, 0}}}, "Mask has 2 rows, want 3"},
+		{"mask row wrong width", q, k, v, &Options{Mask: [][]float64{{0, 1}}}, "row 0 has 2 columns, want 3"},
 		{"negative temperature", q, k, v, &Options{Temperature: -1}, "Temperature must be > 0"},
 		{"empty q", nil, k, v, nil, "Q is empty"},
 	}

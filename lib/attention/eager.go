@@ -11,8 +11,10 @@ import (
 // Options configures the eager [Explain]. The zero value (or nil) is plain
 // scaled dot-product attention without a mask.
 type Options struct {
-	// Mask is [seq_q][seq_k] with 1 where a query must not see a key
-	// (any non-zero value counts as 1); nil means no mask.
+	// Mask is [seq_q][seq_k] with 1 where a query must not see a key (any
+	// non-zero value counts as 1), or a single row [1][seq_k] that masks the
+	// same keys for every query, such as one sequence's padding mask; nil
+	// means no mask.
 	Mask [][]float64
 	// Temperature divides the scaled scores before the softmax; 0 means 1.
 	Temperature float64
@@ -56,7 +58,11 @@ func Explain(q, k, v [][]float64, opts *Options) (*Steps, error) {
 	}
 	inputs := []any{toTensor(q), toTensor(k), toTensor(v)}
 	if opts.Mask != nil {
-		if err := checkMatrix("Mask", opts.Mask, len(q), len(k)); err != nil {
+		rows := len(q)
+		if len(opts.Mask) == 1 {
+			rows = 1 // broadcast over the queries
+		}
+		if err := checkMatrix("Mask", opts.Mask, rows, len(k)); err != nil {
 			return nil, err
 		}
 		inputs = append(inputs, toBoolTensor(opts.Mask))

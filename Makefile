@@ -1,0 +1,61 @@
+# Attention, in Go — the course's commands. `make help` lists them.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GOBIN := $(or $(shell go env GOBIN 2>/dev/null),$(shell go env GOPATH 2>/dev/null)/bin)
+export PATH := $(GOBIN):$(PATH)
+JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)
+HOST ?= 127.0.0.1
+PORT ?= 8888
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks bench fmt clean
+
+help: ## List the targets
+	@echo "Attention, in Go — make targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+	@echo
+	@echo "Start with: make course    (installs what is missing, then opens Jupyter)"
+
+setup: ## Install what is missing: Jupyter, GoNB kernel, goimports, gopls, Go modules, warm build cache
+	@bash scripts/install.sh
+
+course: setup ## Set up, then start Jupyter Notebook on the course at http://127.0.0.1:8888 (HOST, PORT to change)
+	@echo
+	@echo "==> Starting Jupyter Notebook on http://$(HOST):$(PORT)/tree/notebooks (Ctrl-C twice to stop)."
+	@echo "    Open notebooks/01-scaled-dot-product-attention.ipynb first; the URL with its token follows."
+	@$(JUPYTER) notebook --ip=$(HOST) --port=$(PORT) --no-browser $(ALLOW_ROOT) \
+		--NotebookApp.default_url=/tree/notebooks
+
+notebooks: ## Build notebooks/ from the lesson sources in lessons/
+	@go run ./cmd/course build
+
+check-notebooks: ## Fail if a committed notebook differs from what lessons/ builds
+	@go run ./cmd/course build -check
+
+test: setup test-go check-notebooks test-notebooks ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless
+	@echo
+	@echo "make test: all checks passed."
+
+test-go: ## gofmt, go vet and go test ./... (unit, example and golden-image tests)
+	@echo
+	@echo "==> gofmt, go vet, go test ./..."
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	@go vet ./...
+	@go test ./...
+
+test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
+	@echo
+	@echo "==> Running the notebooks headless through Jupyter and GoNB"
+	@go run ./cmd/course run
+
+bench: ## Benchmarks of the library (go test -bench)
+	@go test -run '^$$' -bench . -benchmem ./lib/...
+
+fmt: ## gofmt the Go code
+	@gofmt -w $$(git ls-files '*.go')
+
+clean: ## Remove build artefacts
+	@rm -rf build .cache
