@@ -1,0 +1,45 @@
+package attention
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/random"
+)
+
+// BenchmarkScaledDotProduct measures one masked attention on the pure-Go
+// backend at the shapes of a small Transformer, [batch, heads, seq, d_k],
+// with the graph compiled once outside the timed loop.
+func BenchmarkScaledDotProduct(b *testing.B) {
+	for _, seq := range []int{16, 64, 256} {
+		const batch, heads, dk = 2, 8, 64
+		b.Run(fmt.Sprintf("batch=%d,heads=%d,seq=%d,dk=%d", batch, heads, seq, dk), func(b *testing.B) {
+			r := random.New(1)
+			mk := func() *tensors.Tensor {
+				m := r.Normal(batch*heads*seq, dk)
+				flat := make([]float32, 0, batch*heads*seq*dk)
+				for _, row := range m {
+					for _, x := range row {
+						flat = append(flat, float32(x))
+					}
+				}
+				return tensors.FromFlatDataAndDimensions(flat, batch, heads, seq, dk)
+			}
+			q, k, v := mk(), mk(), mk()
+			exec := graph.MustNewExec(backend.Default(), func(q, k, v *graph.Node) *graph.Node {
+				out, _ := ScaledDotProduct(q, k, v).WithMask(LookAheadMask(q.Graph(), seq)).Done()
+				return out
+			})
+			exec.MustExec(q, k, v)[0].FinalizeAll() // compile outside the timer
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				exec.MustExec(q, k, v)[0].FinalizeAll()
+			}
+		})
+	}
+}
