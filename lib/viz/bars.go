@@ -184,6 +184,16 @@ func (b *Bars) plot(dataW, dataH vg.Length) (*plot.Plot, *plot.Legend) {
 				p.Y.Min -= f * span
 			}
 		}
+	} else {
+		// A little air above the tallest bar (and below the lowest), so
+		// that neither touches the frame and the top tick is labelled.
+		span := p.Y.Max - p.Y.Min
+		if p.Y.Max > 0 {
+			p.Y.Max += 0.05 * span
+		}
+		if p.Y.Min < 0 {
+			p.Y.Min -= 0.05 * span
+		}
 	}
 	return p, leg
 }

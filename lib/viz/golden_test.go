@@ -114,6 +114,12 @@ func goldenFigures() []namedFigure {
 				{Name: "head 1", Values: weights6(false)[2]},
 				{Name: "head 2", Values: weights6(true)[4]},
 			}}},
+		{"bars_plain", &Bars{Title: "softmax(x / T)", XLabel: "logit x", YLabel: "weight",
+			Labels: []string{"2.0", "1.0", "0.1", "-1.0"}, Groups: []BarGroup{
+				{Name: "T = 0.5", Values: []float64{0.862, 0.117, 0.019, 0.002}},
+				{Name: "T = 1.0", Values: []float64{0.638, 0.235, 0.095, 0.032}},
+				{Name: "T = 5.0", Values: []float64{0.328, 0.268, 0.224, 0.180}},
+			}}},
 	}
 }
 

@@ -172,10 +172,14 @@ func writeFileAtomic(path string, data []byte) (err error) {
 
 // The notebook hooks are variables so that tests can observe Show.
 var (
-	inNotebook            = func() bool { return gonbui.IsNotebook }
-	displayPNG            = gonbui.DisplayPng
-	displaySVG            = gonbui.DisplaySvg
-	displayHTML           = gonbui.DisplayHTML
+	inNotebook  = func() bool { return gonbui.IsNotebook }
+	displayPNG  = gonbui.DisplayPng
+	displaySVG  = gonbui.DisplaySvg
+	displayHTML = gonbui.DisplayHTML
+	// syncDisplay waits until GoNB has received everything sent so far: a
+	// cell's program may exit right after Show, and display data still in the
+	// pipe would then be lost.
+	syncDisplay           = gonbui.Sync
 	errorOutput io.Writer = os.Stderr
 )
 
@@ -196,6 +200,7 @@ func Show(f Figure) {
 		return
 	}
 	displayPNG(data)
+	syncDisplay()
 }
 
 // ShowSVG is like [Show] but displays f as SVG (see [SVG]), which stays
@@ -219,11 +224,13 @@ func ShowSVG(f Figure) {
 		}
 	}
 	displaySVG(svg)
+	syncDisplay()
 }
 
 func reportError(err error) {
 	fmt.Fprintln(errorOutput, err)
 	displayHTML(`<pre style="color:#b00020">` + html.EscapeString(err.Error()) + "</pre>")
+	syncDisplay()
 }
 
 // checkFigure validates f and returns its size.

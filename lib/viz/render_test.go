@@ -133,24 +133,27 @@ func TestSave(t *testing.T) {
 // sends to the notebook and to stderr.
 type notebook struct {
 	png, svg, html []string
+	syncs          int
 	stderr         bytes.Buffer
 }
 
 func fakeNotebook(t *testing.T, inside bool) *notebook {
 	nb := &notebook{}
-	saved := []any{inNotebook, displayPNG, displaySVG, displayHTML, errorOutput}
+	saved := []any{inNotebook, displayPNG, displaySVG, displayHTML, errorOutput, syncDisplay}
 	t.Cleanup(func() {
 		inNotebook = saved[0].(func() bool)
 		displayPNG = saved[1].(func([]byte))
 		displaySVG = saved[2].(func(string))
 		displayHTML = saved[3].(func(string))
 		errorOutput = saved[4].(io.Writer)
+		syncDisplay = saved[5].(func())
 	})
 	inNotebook = func() bool { return inside }
 	displayPNG = func(b []byte) { nb.png = append(nb.png, string(b)) }
 	displaySVG = func(s string) { nb.svg = append(nb.svg, s) }
 	displayHTML = func(s string) { nb.html = append(nb.html, s) }
 	errorOutput = &nb.stderr
+	syncDisplay = func() { nb.syncs++ }
 	return nb
 }
 
@@ -173,6 +176,9 @@ func TestShow(t *testing.T) {
 		Show(good)
 		if len(nb.png) != 1 || !strings.HasPrefix(nb.png[0], "\x89PNG") {
 			t.Errorf("Show displayed %d PNG images, want 1", len(nb.png))
+		}
+		if nb.syncs != 1 {
+			t.Errorf("Show synced with GoNB %d times, want 1 (without it a cell that ends right after Show can lose its image)", nb.syncs)
 		}
 	})
 	t.Run("SVG in a notebook", func(t *testing.T) {
