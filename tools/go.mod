@@ -1,6 +1,6 @@
 module github.com/attention-in-go/course/tools
 
-go 1.26.8
+go 1.26.5
 
 tool (
 	github.com/janpfeifer/gonb
