@@ -1,0 +1,299 @@
+package attention
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/support/exceptions"
+
+	"github.com/attention-in-go/course/lib/random"
+)
+
+// MultiHeadParams holds the parameters of one multi-head attention layer as
+// graph nodes, so the same layer runs with constants (lessons) or trainable
+// variables (training lessons). Projections multiply on the right: x·W.
+//
+// Shapes: WQ, WK, WV, WO [d_model, d_model]; BQ, BK, BV, BO [d_model], or
+// nil for no bias.
+//
+// Introduced in lesson 03 (self-attention and multi-head attention).
+type MultiHeadParams struct {
+	WQ, WK, WV, WO *graph.Node
+	BQ, BK, BV, BO *graph.Node
+}
+
+// MultiHeadBuilder configures one multi-head attention; create it with
+// [MultiHead], set options with the With… methods and finish with Done (or
+// Steps for every intermediate node).
+type MultiHeadBuilder struct {
+	q, k, v *graph.Node
+	heads   int
+	p       MultiHeadParams
+	mask    *graph.Node
+}
+
+// MultiHead starts building multi-head attention (Vaswani et al., "Attention
+// Is All You Need", 2017, §3.2.2):
+//
+//	head_i    = Attention(Q·W_Q^i, K·W_K^i, V·W_V^i)        i = 1..h
+//	MultiHead = Concat(head_1, …, head_h)·W_O
+//
+// The d_model columns of each projection are split into h heads of
+// d_k = d_model/h columns; each head runs [ScaledDotProduct] on its own
+// slice, so the h heads cost about as much as one attention of width d_model
+// while each can learn a different pattern. Self-attention passes the same
+// sequence as q, k and v; cross-attention passes the decoder's sequence as q
+// and the encoder's as k and v.
+//
+// Parameters: 4·d_model² weights + 4·d_model biases (see [MultiHeadParamCount]).
+//
+// Typical shapes: q [batch, seq_q, d_model], k and v [batch, seq_k, d_model]
+// → output [batch, seq_q, d_model], weights [batch, heads, seq_q, seq_k].
+//
+// Introduced in lesson 03.
+func MultiHead(q, k, v *graph.Node, heads int, p MultiHeadParams) *MultiHeadBuilder {
+	return &MultiHeadBuilder{q: q, k: k, v: v, heads: heads, p: p}
+}
+
+// WithMask sets a Bool mask, true = masked. It may be [seq_q, seq_k] (for
+// example [LookAheadMask]), [batch, seq_q or 1, seq_k] (for example
+// [PaddingMask]) — both shared by all heads — or a full
+// [batch, heads, seq_q, seq_k].
+func (b *MultiHeadBuilder) WithMask(mask *graph.Node) *MultiHeadBuilder {
+	b.mask = mask
+	return b
+}
+
+// Done builds the layer and returns its output [batch, seq_q, d_model] and
+// the attention weights of every head [batch, heads, seq_q, seq_k].
+func (b *MultiHeadBuilder) Done() (output, weights *graph.Node) {
+	s := b.Steps()
+	return s.Output, s.Weights
+}
+
+// MultiHeadSteps holds every intermediate node of one multi-head attention,
+// in order, with their shapes.
+type MultiHeadSteps struct {
+	Q, K, V                *graph.Node // projections x·W + b          [batch, seq, d_model]
+	QHeads, KHeads, VHeads *graph.Node // split into heads             [batch, heads, seq, d_k]
+	Weights                *graph.Node // per-head attention weights   [batch, heads, seq_q, seq_k]
+	Heads                  *graph.Node // per-head outputs             [batch, heads, seq_q, d_k]
+	Concat                 *graph.Node // heads side by side            [batch, seq_q, d_model]
+	Output                 *graph.Node // Concat·W_O + b_O              [batch, seq_q, d_model]
+}
+
+// Steps builds the layer and returns all of its intermediate nodes.
+func (b *MultiHeadBuilder) Steps() MultiHeadSteps {
+	q, k, v, h := b.q, b.k, b.v, b.heads
+	if q.Rank() != 3 || k.Rank() != 3 || v.Rank() != 3 {
+		exceptions.Panicf("attention.MultiHead: q, k, v must be [batch, seq, d_model], got %s, %s, %s",
+			q.Shape(), k.Shape(), v.Shape())
+	}
+	dModel := q.Shape().Dim(-1)
+	if h < 1 || dModel%h != 0 {
+		exceptions.Panicf("attention.MultiHead: d_model = %d must be divisible by the number of heads (%d)", dModel, h)
+	}
+	if b.p.WQ == nil || b.p.WK == nil || b.p.WV == nil || b.p.WO == nil {
+		exceptions.Panicf("attention.MultiHead: WQ, WK, WV and WO are required")
+	}
+	var s MultiHeadSteps
+	s.Q = project(q, b.p.WQ, b.p.BQ) // Shape: [batch, seq_q, d_model]
+	s.K = project(k, b.p.WK, b.p.BK) // Shape: [batch, seq_k, d_model]
+	s.V = project(v, b.p.WV, b.p.BV) // Shape: [batch, seq_k, d_model]
+	s.QHeads, s.KHeads, s.VHeads = splitHeads(s.Q, h), splitHeads(s.K, h), splitHeads(s.V, h)
+
+	sdp := ScaledDotProduct(s.QHeads, s.KHeads, s.VHeads) // each head on its own d_k columns
+	if b.mask != nil {
+		mask := b.mask
+		if mask.Rank() == 3 {
+			mask = graph.InsertAxes(mask, 1) // Shape: [batch, 1, seq_q|1, seq_k]: the same for every head
+		}
+		sdp = sdp.WithMask(mask)
+	}
+	s.Heads, s.Weights = sdp.Done() // Shape: [batch, heads, seq_q, d_k], [batch, heads, seq_q, seq_k]
+	s.Concat = mergeHeads(s.Heads)  // Shape: [batch, seq_q, d_model]
+	s.Output = project(s.Concat, b.p.WO, b.p.BO)
+	return s
+}
+
+// project returns x·w + bias. Shape: [batch, seq, d_in] x [d_in, d_out] → [batch, seq, d_out].
+func project(x, w, bias *graph.Node) *graph.Node {
+	y := graph.Einsum("bsi,io->bso", x, w)
+	if bias != nil {
+		bias = graph.Reshape(bias, 1, 1, bias.Shape().Dim(0)) // Shape: [d_out] → [1, 1, d_out]
+		y = graph.Add(y, bias)                                // Shape: [batch, seq, d_out], bias broadcast over batch and seq
+	}
+	return y
+}
+
+// splitHeads cuts the last axis into h heads of d_k = d_model/h columns.
+func splitHeads(x *graph.Node, h int) *graph.Node {
+	dims := x.Shape().Dimensions
+	batch, seq, dModel := dims[0], dims[1], dims[2]
+	x = graph.Reshape(x, batch, seq, h, dModel/h) // Shape: [batch, seq, heads, d_k]
+	return graph.TransposeAllAxes(x, 0, 2, 1, 3)  // Shape: [batch, heads, seq, d_k]
+}
+
+// mergeHeads is the inverse of splitHeads: the heads side by side again.
+func mergeHeads(x *graph.Node) *graph.Node {
+	dims := x.Shape().Dimensions
+	batch, h, seq, dk := dims[0], dims[1], dims[2], dims[3]
+	x = graph.TransposeAllAxes(x, 0, 2, 1, 3) // Shape: [batch, seq, heads, d_k]
+	return graph.Reshape(x, batch, seq, h*dk) // Shape: [batch, seq, d_model]
+}
+
+// MultiHeadParamCount returns the number of parameters of a multi-head
+// attention layer: four d_model×d_model matrices (W_Q, W_K, W_V, W_O) and,
+// with biases, four vectors of d_model — 4·d_model² + 4·d_model. It does not
+// depend on the number of heads.
+//
+// Introduced in lesson 03.
+func MultiHeadParamCount(dModel int, bias bool) int {
+	n := 4 * dModel * dModel
+	if bias {
+		n += 4 * dModel
+	}
+	return n
+}
+
+// MultiHeadWeights holds concrete values for [MultiHeadParams]: the weights
+// of a layer that lessons build without training.
+//
+// Introduced in lesson 03.
+type MultiHeadWeights struct {
+	DModel         int
+	WQ, WK, WV, WO [][]float64 // [d_model][d_model]
+	BQ, BK, BV, BO []float64   // [d_model]
+}
+
+// NewMultiHeadWeights draws a layer's weights from seed with Glorot (Xavier)
+// uniform initialisation, W ~ U(−a, a) with a = √(6 / (d_in + d_out)), which
+// keeps the variance of activations roughly constant through the
+// projections; biases start at 0.
+//
+// Introduced in lesson 03.
+func NewMultiHeadWeights(dModel int, seed uint32) *MultiHeadWeights {
+	r := random.New(seed)
+	a := math.Sqrt(6 / float64(2*dModel))
+	matrix := func() [][]float64 {
+		m := make([][]float64, dModel)
+		for i := range m {
+			m[i] = make([]float64, dModel)
+			for j := range m[i] {
+				m[i][j] = (2*r.Float64() - 1) * a
+			}
+		}
+		return m
+	}
+	w := &MultiHeadWeights{DModel: dModel}
+	w.WQ, w.WK, w.WV, w.WO = matrix(), matrix(), matrix(), matrix()
+	w.BQ, w.BK, w.BV, w.BO = make([]float64, dModel), make([]float64, dModel), make([]float64, dModel), make([]float64, dModel)
+	return w
+}
+
+// Params returns the weights as float32 constants of graph g.
+func (w *MultiHeadWeights) Params(g *graph.Graph) MultiHeadParams {
+	m := func(x [][]float64) *graph.Node { return graph.ConstTensor(g, toTensor(x)) }
+	v := func(x []float64) *graph.Node {
+		return graph.Reshape(graph.ConstTensor(g, toTensor([][]float64{x})), len(x)) // Shape: [1, d] → [d]
+	}
+	return MultiHeadParams{
+		WQ: m(w.WQ), WK: m(w.WK), WV: m(w.WV), WO: m(w.WO),
+		BQ: v(w.BQ), BK: v(w.BK), BV: v(w.BV), BO: v(w.BO),
+	}
+}
+
+// MultiHeadResult is what [ExplainMultiHead] returns for one sequence.
+type MultiHeadResult struct {
+	Output  [][]float64   // [seq_q][d_model]
+	Weights [][][]float64 // [heads][seq_q][seq_k]
+	Shapes  []NamedShape  // the shape after every step, in order
+}
+
+// NamedShape is the shape of one step of a computation, for printing.
+type NamedShape struct {
+	Name       string
+	Dimensions []int
+}
+
+func (n NamedShape) String() string { return fmt.Sprintf("%-8s %v", n.Name, n.Dimensions) }
+
+// ExplainMultiHead runs [MultiHead] with the weights w on one sequence of
+// queries q [seq_q][d_model] attending to kv [seq_k][d_model] (pass the same
+// matrix twice for self-attention) and returns the output, every head's
+// weights and the shapes of every step. opts.Mask, when set, is
+// [seq_q][seq_k] or [1][seq_k] with 1 = masked; Temperature and NoScale are
+// not supported here.
+//
+// Introduced in lesson 03.
+func ExplainMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, opts *Options) (*MultiHeadResult, error) {
+	if err := checkQKV(q, kv, kv); err != nil {
+		return nil, err
+	}
+	if w == nil || w.DModel != len(q[0]) {
+		return nil, fmt.Errorf("attention.ExplainMultiHead: the weights must be for d_model = %d (the width of q)", len(q[0]))
+	}
+	if heads < 1 || w.DModel%heads != 0 {
+		return nil, fmt.Errorf("attention.ExplainMultiHead: d_model = %d must be divisible by the number of heads, got %d", w.DModel, heads)
+	}
+	if opts != nil && (opts.Temperature != 0 || opts.NoScale) {
+		return nil, fmt.Errorf("attention.ExplainMultiHead: only Options.Mask is supported")
+	}
+	batch := func(m [][]float64) *tensors.Tensor { // Shape: [seq, d] → [1, seq, d]
+		t := toTensor(m)
+		return tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](t), 1, len(m), len(m[0]))
+	}
+	inputs := []any{batch(q), batch(kv)}
+	if opts != nil && opts.Mask != nil {
+		rows := len(q)
+		if len(opts.Mask) == 1 {
+			rows = 1
+		}
+		if err := checkMatrix("Mask", opts.Mask, rows, len(kv)); err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, toBoolTensor(opts.Mask))
+	}
+	var shapes []NamedShape
+	outs, err := run(func(in []*graph.Node) []*graph.Node {
+		b := MultiHead(in[0], in[1], in[1], heads, w.Params(in[0].Graph()))
+		if len(in) == 3 {
+			b = b.WithMask(in[2]) // [seq_q|1, seq_k], shared by the batch and the heads
+		}
+		s := b.Steps()
+		for _, n := range []struct {
+			name string
+			node *graph.Node
+		}{{"input", in[0]}, {"Q", s.Q}, {"Q heads", s.QHeads}, {"K heads", s.KHeads}, {"weights", s.Weights},
+			{"heads", s.Heads}, {"concat", s.Concat}, {"output", s.Output}} {
+			shapes = append(shapes, NamedShape{n.name, n.node.Shape().Dimensions})
+		}
+		return []*graph.Node{s.Output, graph.ConvertDType(s.Weights, dtypes.Float32)}
+	}, inputs...)
+	if err != nil {
+		return nil, err
+	}
+	res := &MultiHeadResult{Output: toMatrix(reshape2(outs[0])), Shapes: shapes}
+	wflat := tensors.MustCopyFlatData[float32](outs[1]) // [1, heads, seq_q, seq_k]
+	seqQ, seqK := len(q), len(kv)
+	for hd := 0; hd < heads; hd++ {
+		m := make([][]float64, seqQ)
+		for i := range m {
+			m[i] = make([]float64, seqK)
+			for j := range m[i] {
+				m[i][j] = float64(wflat[(hd*seqQ+i)*seqK+j])
+			}
+		}
+		res.Weights = append(res.Weights, m)
+	}
+	return res, nil
+}
+
+// reshape2 drops the leading batch axis of size 1: [1, rows, cols] → [rows, cols].
+func reshape2(t *tensors.Tensor) *tensors.Tensor {
+	d := t.Shape().Dimensions
+	return tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](t), d[len(d)-2], d[len(d)-1])
+}
