@@ -115,20 +115,21 @@ func SoftmaxOf(logits []float64, temperature float64) ([]float64, error) {
 }
 
 // LookAhead returns the look-ahead mask of [LookAheadMask] as a 0/1 matrix
-// (1 = masked): row i has ones at the columns after i.
+// (1 = masked): row i has ones at the columns after i. It panics if n < 1,
+// like make does for a negative length.
 //
 // Introduced in lesson 01.
-func LookAhead(n int) ([][]float64, error) {
+func LookAhead(n int) [][]float64 {
 	if n < 1 {
-		return nil, fmt.Errorf("attention.LookAhead: sequence length must be ≥ 1, got %d", n)
+		panic(fmt.Sprintf("attention.LookAhead: sequence length must be ≥ 1, got %d", n))
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		return []*graph.Node{graph.ConvertDType(LookAheadMask(in[0].Graph(), n), in[0].DType())}
 	}, tensors.FromScalar(float32(0)))
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	return toMatrix(outs[0]), nil
+	return toMatrix(outs[0])
 }
 
 // Padding returns the padding mask of [PaddingMask] for a batch of token ids

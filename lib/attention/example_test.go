@@ -27,9 +27,8 @@ func ExampleExplain() {
 // With the look-ahead mask the first token can only see itself, and every
 // masked weight is exactly zero.
 func ExampleExplain_lookAhead() {
-	mask, _ := attention.LookAhead(3)
 	x := [][]float64{{1, 0}, {0, 1}, {1, 1}}
-	steps, err := attention.Explain(x, x, x, &attention.Options{Mask: mask})
+	steps, err := attention.Explain(x, x, x, &attention.Options{Mask: attention.LookAhead(3)})
 	if err != nil {
 		panic(err)
 	}
@@ -43,8 +42,7 @@ func ExampleExplain_lookAhead() {
 }
 
 func ExampleLookAhead() {
-	mask, _ := attention.LookAhead(4)
-	for _, row := range mask {
+	for _, row := range attention.LookAhead(4) {
 		fmt.Println(row)
 	}
 	// Output:

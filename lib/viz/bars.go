@@ -243,3 +243,18 @@ func (bv *barValues) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 }
+
+// BarGroups pairs names with rows of values: one [BarGroup] per row, such as
+// one group per temperature in lesson 01. Missing names are left empty.
+//
+// Introduced in lesson 01 (scaled dot-product attention).
+func BarGroups(names []string, rows [][]float64) []BarGroup {
+	groups := make([]BarGroup, len(rows))
+	for i, row := range rows {
+		groups[i].Values = row
+		if i < len(names) {
+			groups[i].Name = names[i]
+		}
+	}
+	return groups
+}
