@@ -1,0 +1,25 @@
+//go:build !unix
+
+package main
+
+import (
+	"context"
+	"os/exec"
+)
+
+// runTree runs cmd and waits for it, killing it when ctx is done. Unlike on
+// Unix, the kernel that nbconvert started may survive.
+func runTree(ctx context.Context, cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		return <-done
+	}
+}

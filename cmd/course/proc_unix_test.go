@@ -1,0 +1,57 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunTimeout(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	writeNotebook(t, dir, "slow", "# Slow\n```go\n%%\nfmt.Println(1)\n```\n```go\n%%\ntime.Sleep(time.Hour)\n```\n")
+	start := time.Now()
+	code, stdout, stderr := runCourse(t, dir, "run", "-timeout", "3s", "slow.ipynb")
+	if code != exitFailed {
+		t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
+	}
+	// The kernel is interrupted, and nbconvert writes the notebook, which
+	// shows the cell that was running.
+	checkLines(t, stdout, []string{
+		`FAIL slow\.ipynb  \d+\.\ds  1 of 2 cells failed`,
+		`  timed out after 3s`,
+		`  cell In\[2\]: time\.Sleep\(time\.Hour\)`,
+		`      signal: interrupt`,
+	})
+	if d := time.Since(start); d > 3*time.Second+interruptGrace+2*killGrace+30*time.Second {
+		t.Errorf("run took %v after a 3s timeout", d)
+	}
+	// The kernel runs in the notebook's folder: nothing may be left there.
+	time.Sleep(time.Second)
+	if left := processesIn(dir); len(left) > 0 {
+		t.Errorf("processes left running in %s: %v", dir, left)
+		for _, p := range left {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+}
+
+// processesIn returns the pids of the processes whose working directory is
+// dir, read from /proc (none where there is no /proc).
+func processesIn(dir string) []int {
+	var pids []int
+	cwds, _ := filepath.Glob("/proc/[0-9]*/cwd")
+	for _, cwd := range cwds {
+		if target, err := os.Readlink(cwd); err == nil && target == dir {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(cwd))); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}

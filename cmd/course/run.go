@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/build"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/attention-in-go/course/internal/notebook"
+)
+
+var runCommand = &command{
+	name:    "run",
+	args:    "[-timeout 10m] [-keep DIR] [-v] [NOTEBOOK...]",
+	summary: "execute notebooks headless with Jupyter and GoNB, report failed cells",
+	help: `
+Run executes notebooks one at a time, headless, with Jupyter's nbconvert and
+the GoNB kernel, as a reader would with "Run All", then reports each one:
+
+  ok   notebooks/01-x.ipynb  23.4s  12 cells  5 images
+
+or FAIL followed by the failed cells ("In [n]" counts code cells) and their
+errors: panics, compile errors, non-zero exit statuses. The default is every
+notebooks/*.ipynb of the course, in order. Each kernel starts in the
+notebook's own folder. A notebook still running after -timeout is stopped:
+its kernel is interrupted, so the cell that was running shows as failed.
+Run fails if a notebook fails, times out or cannot be executed. The
+executed notebooks are thrown away unless -keep says where to write them.
+
+Jupyter and the gonb kernel must be installed ('make setup'); $(go env
+GOPATH)/bin is put first on the PATH so that the kernel finds gonb's tools.`,
+	run: runRun,
+}
+
+// stderrTailLines is how much of nbconvert's stderr run shows when
+// nbconvert fails; failureLines is how much of a cell's error it shows.
+const (
+	stderrTailLines = 20
+	failureLines    = 15
+)
+
+func runRun(e *env, fs *flag.FlagSet, args []string) error {
+	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per notebook, also nbconvert's limit per cell")
+	keep := fs.String("keep", "", "write the executed notebooks to `DIR` instead of a temporary folder")
+	verbose := fs.Bool("v", false, "show nbconvert's and the kernel's log as they run")
+	if err := e.parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *timeout < time.Second {
+		return usageErrorf("-timeout %v is too short", *timeout)
+	}
+	paths, err := notebookPaths(e, fs.Args())
+	if err != nil {
+		return err
+	}
+	r, err := newRunner(e, *timeout, *verbose)
+	if err != nil {
+		return err
+	}
+	outDir, cleanup, err := outputDir(e, *keep, paths)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	failed := 0
+	for _, p := range paths {
+		res := r.run(e.ctx, p, outDir)
+		if !res.report(e.stdout, e.display(p)) {
+			failed++
+		}
+		if e.ctx.Err() != nil {
+			break
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(e.stdout, "%d of %d notebooks failed\n", failed, len(paths))
+		return errFailed
+	}
+	return nil
+}
+
+// display returns path relative to the working directory if it is inside.
+func (e *env) display(path string) string { return display(e.dir, path) }
+
+// notebookPaths returns the notebooks to run: args, relative to the working
+// directory, or else every notebook of the course.
+func notebookPaths(e *env, args []string) ([]string, error) {
+	if len(args) > 0 {
+		paths := make([]string, len(args))
+		for i, a := range args {
+			if filepath.Ext(a) != ".ipynb" {
+				return nil, usageErrorf("%s is not a notebook (.ipynb)", a)
+			}
+			if !filepath.IsAbs(a) {
+				a = filepath.Join(e.dir, a)
+			}
+			if _, err := os.Stat(a); err != nil {
+				return nil, err
+			}
+			paths[i] = a
+		}
+		return paths, nil
+	}
+	root, err := findRoot(e.dir)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no notebooks in %s: run `make notebooks` first", filepath.Join(root, "notebooks"))
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// outputDir returns the folder for executed notebooks: keep, or a temporary
+// folder removed by cleanup. It refuses a folder holding one of the
+// notebooks, which nbconvert would overwrite.
+func outputDir(e *env, keep string, paths []string) (dir string, cleanup func(), err error) {
+	if keep == "" {
+		dir, err := os.MkdirTemp("", "course-run-")
+		if err != nil {
+			return "", nil, err
+		}
+		return dir, func() { os.RemoveAll(dir) }, nil
+	}
+	if !filepath.IsAbs(keep) {
+		keep = filepath.Join(e.dir, keep)
+	}
+	for _, p := range paths {
+		if filepath.Dir(p) == filepath.Clean(keep) {
+			return "", nil, usageErrorf("-keep %s holds %s, which the executed copy would overwrite", e.display(keep), e.display(p))
+		}
+	}
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return "", nil, err
+	}
+	return keep, func() {}, nil
+}
+
+// runner executes notebooks with nbconvert.
+type runner struct {
+	jupyter string
+	env     []string // the child's environment
+	timeout time.Duration
+	verbose io.Writer // nbconvert's stderr is copied here if not nil
+}
+
+// setupAdvice ends the errors about a missing Jupyter or GoNB.
+const setupAdvice = "run `make setup` to install Jupyter and the GoNB kernel"
+
+func newRunner(e *env, timeout time.Duration, verbose bool) (*runner, error) {
+	find := e.findJupyter
+	if find == nil {
+		find = findJupyter
+	}
+	jupyter, err := find()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, setupAdvice)
+	}
+	r := &runner{jupyter: jupyter, env: childEnv(), timeout: timeout}
+	if verbose {
+		r.verbose = e.stderr
+	}
+	if err := r.checkKernel(e.ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// findJupyter returns Debian's /usr/bin/jupyter if present, else jupyter
+// from the PATH.
+func findJupyter() (string, error) {
+	const debian = "/usr/bin/jupyter"
+	if _, err := os.Stat(debian); err == nil {
+		return debian, nil
+	}
+	p, err := exec.LookPath("jupyter")
+	if err != nil {
+		return "", errors.New("jupyter not found (neither /usr/bin/jupyter nor jupyter on the PATH)")
+	}
+	return p, nil
+}
+
+// checkKernel fails unless the gonb kernel is registered with Jupyter.
+func (r *runner) checkKernel(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.jupyter, "kernelspec", "list", "--json")
+	cmd.Env = r.env
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("cannot list Jupyter kernels (%s kernelspec list: %v): %s", r.jupyter, err, setupAdvice)
+	}
+	var list struct {
+		Kernelspecs map[string]json.RawMessage `json:"kernelspecs"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return fmt.Errorf("cannot read %s kernelspec list --json: %v", r.jupyter, err)
+	}
+	if _, ok := list.Kernelspecs["gonb"]; !ok {
+		return fmt.Errorf("the gonb Jupyter kernel is not installed: %s", setupAdvice)
+	}
+	return nil
+}
+
+// childEnv returns the environment for nbconvert: ours, with $(go env
+// GOPATH)/bin first on the PATH, where gonb and its tools are installed.
+func childEnv() []string {
+	bin := filepath.Join(goPath(), "bin")
+	path := bin
+	if old := os.Getenv("PATH"); old != "" {
+		path += string(filepath.ListSeparator) + old
+	}
+	env := []string{"PATH=" + path}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// goPath returns the first entry of `go env GOPATH`.
+func goPath() string {
+	out, err := exec.Command("go", "env", "GOPATH").Output()
+	gopath := strings.TrimSpace(string(out))
+	if err != nil || gopath == "" {
+		gopath = build.Default.GOPATH
+	}
+	return filepath.SplitList(gopath)[0]
+}
+
+// result is the outcome of executing one notebook.
+type result struct {
+	elapsed time.Duration
+	nb      *notebook.Notebook // the executed notebook, if nbconvert wrote it
+	err     error              // a timeout, or why nbconvert failed
+	stderr  []string           // the end of nbconvert's stderr, if it failed
+}
+
+// run executes the notebook at path, writing the executed copy to outDir.
+func (r *runner) run(ctx context.Context, path, outDir string) result {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	out := filepath.Join(outDir, name+".ipynb")
+	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return result{err: err}
+	}
+	cmd := exec.Command(r.jupyter, "nbconvert",
+		"--to", "notebook", "--execute", "--allow-errors",
+		"--ExecutePreprocessor.timeout="+strconv.Itoa(int(r.timeout.Seconds())),
+		"--output-dir", outDir, "--output", name, path)
+	cmd.Env = r.env
+	cmd.Dir = filepath.Dir(path)
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	if r.verbose != nil {
+		cmd.Stderr = io.MultiWriter(&stderr, r.verbose)
+	}
+	err := runTree(ctx, cmd)
+	res := result{elapsed: time.Since(start)}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.err = fmt.Errorf("timed out after %v", r.timeout)
+	case ctx.Err() != nil:
+		res.err = fmt.Errorf("interrupted: %v", ctx.Err())
+	case err != nil:
+		res.err = fmt.Errorf("nbconvert failed: %v", err)
+	}
+	// After a timeout, nbconvert usually still writes the notebook, in which
+	// the interrupted cell shows.
+	nb, readErr := notebook.ReadFile(out)
+	switch {
+	case readErr == nil:
+		res.nb = nb
+	case res.err == nil:
+		res.err = readErr
+	}
+	if res.nb == nil {
+		res.stderr = stderr.tail(stderrTailLines)
+	}
+	return res
+}
+
+// report prints the result for the notebook shown as name and reports
+// whether it passed.
+func (res result) report(w io.Writer, name string) bool {
+	secs := fmt.Sprintf("%.1fs", res.elapsed.Seconds())
+	var failures []notebook.Failure
+	if res.nb != nil {
+		failures = notebook.Failures(res.nb)
+		failures = append(failures, notebook.MissingFigures(res.nb, "viz.Show")...)
+		slices.SortFunc(failures, func(a, b notebook.Failure) int { return a.Cell - b.Cell })
+	}
+	if res.err == nil && len(failures) == 0 {
+		fmt.Fprintf(w, "ok   %s  %s  %d cells  %d images\n", name, secs, res.nb.CodeCells(), notebook.Images(res.nb))
+		return true
+	}
+	fmt.Fprintf(w, "FAIL %s  %s", name, secs)
+	if res.nb != nil {
+		fmt.Fprintf(w, "  %d of %d cells failed", len(failures), res.nb.CodeCells())
+	}
+	fmt.Fprintln(w)
+	if res.err != nil {
+		fmt.Fprintf(w, "  %v\n", res.err)
+	}
+	for _, f := range failures {
+		fmt.Fprintf(w, "  cell In[%d]: %s\n", f.Cell, f.FirstLine())
+		for _, line := range limitLines(f.Text, failureLines) {
+			fmt.Fprintf(w, "      %s\n", line)
+		}
+	}
+	if len(res.stderr) > 0 {
+		fmt.Fprintf(w, "  nbconvert's stderr ends with:\n")
+		for _, line := range res.stderr {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	}
+	return false
+}
+
+// limitLines returns the lines of s, at most max of them, the last one
+// saying how many were left out.
+func limitLines(s string, max int) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= max {
+		return lines
+	}
+	return append(lines[:max-1], fmt.Sprintf("… (%d more lines)", len(lines)-max+1))
+}
+
+// tailBuffer is an io.Writer that keeps the end of what is written to it.
+type tailBuffer struct {
+	buf bytes.Buffer
+}
+
+const tailBufferSize = 256 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.buf.Write(p)
+	if extra := t.buf.Len() - tailBufferSize; extra > 0 {
+		t.buf.Next(extra)
+	}
+	return len(p), nil
+}
+
+// klogLine matches the log lines GoNB writes to stderr (klog format: I1122
+// 21:23:21.889721   10142 file.go:237] …), which are noise in a report.
+var klogLine = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^ ]+:\d+\]`)
+
+// goStackLine matches the lines of a Go stack trace, which some of GoNB's
+// log lines are followed by.
+var goStackLine = regexp.MustCompile(`^(goroutine \d+ \[.*\]:|\t.*|created by .*|[\w./*()-]+\(.*\)(\s+\+0x[0-9a-f]+)?)$`)
+
+// tail returns the last n lines of the buffer that are not blank, GoNB's
+// log lines, or stack traces following those.
+func (t *tailBuffer) tail(n int) []string {
+	var lines []string
+	inLog := false
+	for _, line := range strings.Split(t.buf.String(), "\n") {
+		line = strings.TrimRight(notebook.StripANSI(line), " \r\t")
+		switch {
+		case klogLine.MatchString(line):
+			inLog = true
+		case inLog && goStackLine.MatchString(line):
+		case line == "":
+		default:
+			inLog = false
+			lines = append(lines, line)
+		}
+	}
+	return lines[max(0, len(lines)-n):]
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
+)
+
+func TestReport(t *testing.T) {
+	probe, err := notebook.ReadFile(filepath.Join("..", "..", "internal", "notebook", "testdata", "probe.executed.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fine := &notebook.Notebook{Cells: []notebook.Cell{
+		{Type: notebook.Markdown, Source: "# T"},
+		{Type: notebook.Code, Source: "%%\nplot()", Outputs: []notebook.Output{
+			{Type: notebook.DisplayData, Data: map[string]string{"image/png": "iVBOR"}},
+		}},
+	}}
+	tests := []struct {
+		name   string
+		res    result
+		wantOK bool
+		want   []string // lines, in order, each a regexp matching a whole line
+	}{
+		{
+			name:   "ok",
+			res:    result{elapsed: 23400 * time.Millisecond, nb: fine},
+			wantOK: true,
+			want:   []string{`ok   notebooks/x\.ipynb  23\.4s  1 cells  1 images`},
+		},
+		{
+			name: "failed cells",
+			res:  result{elapsed: 4 * time.Second, nb: probe},
+			want: []string{
+				`FAIL notebooks/x\.ipynb  4\.0s  6 of 14 cells failed`,
+				`  cell In\[2\]: panic\("boom"\)`,
+				`      panic: boom`,
+				`  cell In\[3\]: fmt\.Println\(undefinedVar\)`,
+				`      Cell\[3\]: Line 2 \./main\.go:11:13: undefined: undefinedVar`,
+				`  cell In\[4\]: import "os"`,
+				`      exit status 3`,
+				`  cell In\[11\]: import "log"`,
+				`  cell In\[12\]: var m map\[string\]int`,
+				`  cell In\[13\]: func f\(\) int \{ return "x" \}`,
+			},
+		},
+		{
+			name: "timeout",
+			res:  result{elapsed: time.Minute, err: errors.New("timed out after 1m0s"), stderr: []string{"last words"}},
+			want: []string{`FAIL notebooks/x\.ipynb  60\.0s`, `  timed out after 1m0s`, `  nbconvert's stderr ends with:`, `    last words`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if ok := tt.res.report(&out, "notebooks/x.ipynb"); ok != tt.wantOK {
+				t.Errorf("report = %v, want %v", ok, tt.wantOK)
+			}
+			checkLines(t, out.String(), tt.want)
+		})
+	}
+}
+
+// checkLines checks that the lines of out include lines matching the
+// regexps of want, in order.
+func checkLines(t *testing.T, out string, want []string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	i := 0
+	for _, w := range want {
+		re := regexp.MustCompile("^" + w + "$")
+		for i < len(lines) && !re.MatchString(lines[i]) {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
+			return
+		}
+		i++
+	}
+}
+
+func TestLimitLines(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want []string
+	}{
+		{"a\nb\n", 3, []string{"a", "b"}},
+		{"a\nb\nc", 3, []string{"a", "b", "c"}},
+		{"a\nb\nc\nd\ne", 3, []string{"a", "b", "… (3 more lines)"}},
+	}
+	for _, tt := range tests {
+		got := limitLines(tt.in, tt.max)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("limitLines(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	var tb tailBuffer
+	fmt.Fprint(&tb, "[NbConvertApp] Converting notebook x.ipynb to notebook\n")
+	fmt.Fprint(&tb, "I1122 21:23:21.889721   10142 dispatcher.go:237] \x1b[7;39;32m[ae55557e]\x1b[0m Shutting down\n\n")
+	fmt.Fprint(&tb, "Traceback (most recent call last):\n")
+	fmt.Fprint(&tb, "W1122 21:23:21.892924   10142 exec.go:124] gopls failed\n")
+	fmt.Fprint(&tb, "goroutine 1 [running]:\ngithub.com/janpfeifer/gonb/internal/util.GetStackTrace(...)\n\t/root/go/pkg/mod/x.go:16\n")
+	fmt.Fprint(&tb, "github.com/x/y.(*Client).stopLocked(0x1cd98ebd4008)\n\t/root/y.go:179 +0x85\nmain.main()\n")
+	fmt.Fprint(&tb, "nbclient.exceptions.CellTimeoutError: A cell timed out\n")
+	got := tb.tail(2)
+	want := []string{"Traceback (most recent call last):", "nbclient.exceptions.CellTimeoutError: A cell timed out"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tail(2) = %q, want %q", got, want)
+	}
+	tb.Write(bytes.Repeat([]byte("x\n"), tailBufferSize))
+	if tb.buf.Len() > tailBufferSize {
+		t.Errorf("tailBuffer holds %d bytes, want at most %d", tb.buf.Len(), tailBufferSize)
+	}
+}
+
+func TestOutputDirRefusesNotebookFolder(t *testing.T) {
+	dir := t.TempDir()
+	e := &env{dir: dir}
+	_, _, err := outputDir(e, ".", []string{filepath.Join(dir, "x.ipynb")})
+	var uerr *usageError
+	if !errors.As(err, &uerr) || !strings.Contains(err.Error(), "would overwrite") {
+		t.Errorf("outputDir(-keep .) error = %v, want a usage error about overwriting", err)
+	}
+}
+
+// requireJupyter skips integration tests in -short mode or without Jupyter
+// and the gonb kernel.
+func requireJupyter(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs Jupyter: skipped in -short mode")
+	}
+	e := &env{ctx: context.Background(), stderr: os.Stderr}
+	if _, err := newRunner(e, time.Minute, false); err != nil {
+		t.Skip(err)
+	}
+}
+
+// writeNotebook builds a lesson source into dir/name.ipynb without the
+// setup cell (these cells do not import the course).
+func writeNotebook(t *testing.T, dir, name, src string) {
+	t.Helper()
+	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := notebook.Builder{}.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunNotebooks(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	writeNotebook(t, dir, "good", "# Good\n```go\n%%\nfmt.Println(\"hi\")\n```\n```go\nfunc two() int { return 2 }\n```\n")
+	writeNotebook(t, dir, "bad", "# Bad\n```go\n%%\nfmt.Println(\"fine\")\n```\n"+
+		"```go\n%%\npanic(\"boom\")\n```\n```go\n%%\nfmt.Println(nope)\n```\n")
+	keep := filepath.Join(dir, "out")
+	code, stdout, stderr := runCourse(t, dir, "run", "-keep", "out", "good.ipynb", "bad.ipynb")
+	if code != exitFailed {
+		t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
+	}
+	checkLines(t, stdout, []string{
+		`ok   good\.ipynb  \d+\.\ds  2 cells  0 images`,
+		`FAIL bad\.ipynb  \d+\.\ds  2 of 3 cells failed`,
+		`  cell In\[2\]: panic\("boom"\)`,
+		`      panic: boom`,
+		`  cell In\[3\]: fmt\.Println\(nope\)`,
+		`      Cell\[3\]: Line 2 \./main\.go:\d+:\d+: undefined: nope`,
+		`1 of 2 notebooks failed`,
+	})
+	for _, name := range []string{"good.ipynb", "bad.ipynb"} {
+		if _, err := notebook.ReadFile(filepath.Join(keep, name)); err != nil {
+			t.Errorf("executed notebook not kept: %v", err)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package lesson
+
+import "strings"
+
+// SetupCell is the source of the code cell that starts every notebook, right
+// after the title. Its first line runs scripts/gonb-setup.sh, found from the
+// notebook's folder ($GONB_DIR) or $COURSE_ROOT, in GoNB's temporary module
+// directory so that cells can import the course's packages; %goworkfix then
+// makes GoNB use the resulting go.work.
+const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_DIR/../.."; do [ -f "$d/scripts/gonb-setup.sh" ] && exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"; done; echo "Cannot find the course folder: start Jupyter inside the course (make course) or set COURSE_ROOT." >&2; exit 1
+%goworkfix`
+
+// A Transform rewrites a lesson's cells for one output flavour: it returns
+// the new cells and must not modify l.Cells in place. Errors should be of
+// type *Error, located with the cells' Line.
+type Transform func(l *Lesson) ([]Cell, error)
+
+// InsertSetup is the Transform that inserts [SetupCell] right after the first
+// Markdown cell (the title), unless the lesson already has such a cell.
+func InsertSetup(l *Lesson) ([]Cell, error) {
+	for _, c := range l.Cells {
+		if IsSetup(c) {
+			return l.Cells, nil
+		}
+	}
+	at := 0
+	for i, c := range l.Cells {
+		if c.Kind == Markdown {
+			at = i + 1
+			break
+		}
+	}
+	cells := make([]Cell, 0, len(l.Cells)+1)
+	cells = append(cells, l.Cells[:at]...)
+	cells = append(cells, Cell{Kind: Code, Source: SetupCell})
+	return append(cells, l.Cells[at:]...), nil
+}
+
+// IsSetup reports whether c is the setup cell, ignoring surrounding space.
+func IsSetup(c Cell) bool {
+	return c.Kind == Code && strings.TrimSpace(c.Source) == SetupCell
+}

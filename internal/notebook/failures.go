@@ -1,0 +1,289 @@
+package notebook
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Failure is a failed cell of an executed notebook.
+type Failure struct {
+	// Cell is the 1-based number of the cell among the code cells, which is
+	// the n Jupyter shows as "In [n]" after running all cells in order.
+	Cell int
+	// Index is the 0-based index of the cell among all cells.
+	Index int
+	// Source is the cell's source.
+	Source string
+	// Text is the error as the cell reported it, without ANSI escape codes or
+	// HTML: the stderr output (a panic with its stack, "exit status 3", …),
+	// GoNB's compile errors, or else the error output's traceback.
+	Text string
+}
+
+// FirstLine returns the first line of the failed cell's source that says
+// something, skipping blank lines and GoNB's bare "%%" marker.
+func (f Failure) FirstLine() string {
+	for line := range strings.Lines(f.Source) {
+		line = strings.TrimSpace(line)
+		if line != "" && line != "%%" {
+			return line
+		}
+	}
+	return ""
+}
+
+// stderrFailure matches stderr output that means the cell failed even
+// without an error output: a Go panic or fatal runtime error, a non-zero
+// exit status, or GoNB's marker of a location in a cell.
+var stderrFailure = regexp.MustCompile(`panic:|fatal error:|exit status [1-9]|\[\[ Cell`)
+
+// Failures returns the failed cells of an executed notebook, in order. A
+// code cell fails if it has an error output or if its stderr shows a panic,
+// a fatal error, a non-zero exit status or a GoNB cell location marker.
+func Failures(nb *Notebook) []Failure {
+	var failures []Failure
+	n := 0
+	for i, c := range nb.Cells {
+		if c.Type != Code {
+			continue
+		}
+		n++
+		if failed(c) {
+			failures = append(failures, Failure{Cell: n, Index: i, Source: c.Source, Text: errorText(c)})
+		}
+	}
+	return failures
+}
+
+func failed(c Cell) bool {
+	for _, o := range c.Outputs {
+		if o.Type == ErrorOutput {
+			return true
+		}
+		if o.Type == Stream && o.Name == "stderr" && stderrFailure.MatchString(StripANSI(o.Text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorText gathers what a failed cell says about its error: its stderr,
+// then GoNB's error HTML unless it only repeats the stderr (GoNB renders the
+// stderr lines that point into cells as HTML too), and the error outputs'
+// tracebacks only when there is nothing else.
+func errorText(c Cell) string {
+	var stderr, gonb, tracebacks []string
+	for _, o := range c.Outputs {
+		switch {
+		case o.Type == Stream && o.Name == "stderr":
+			stderr = append(stderr, StripANSI(o.Text))
+		case o.Type == DisplayData || o.Type == ExecuteResult:
+			if h := o.Data["text/html"]; isGoNBError(h) {
+				gonb = append(gonb, HTMLText(h))
+			}
+		case o.Type == ErrorOutput:
+			tracebacks = append(tracebacks, tracebackText(o))
+		}
+	}
+	parts := stderr
+	if all := strings.Join(stderr, ""); !strings.Contains(all, "[[ Cell") {
+		parts = append(parts, gonb...)
+	}
+	if strings.TrimSpace(strings.Join(parts, "")) == "" {
+		parts = tracebacks
+	}
+	var kept []string
+	for _, p := range parts {
+		if p = strings.Trim(p, "\n"); strings.TrimSpace(p) != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+func tracebackText(o Output) string {
+	if len(o.Traceback) > 0 {
+		return StripANSI(strings.Join(o.Traceback, "\n"))
+	}
+	if o.EName != "" && o.EValue != "" {
+		return o.EName + ": " + o.EValue
+	}
+	return o.EName + o.EValue
+}
+
+// isGoNBError reports whether an HTML output is GoNB's rendering of an
+// error (compile errors, or stderr pointing into cells).
+func isGoNBError(h string) bool {
+	return strings.Contains(h, "gonb-err") || strings.Contains(h, "application/vnd.jupyter.stderr")
+}
+
+// ansiEscape matches ANSI escape sequences (colours, cursor movement).
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]`)
+
+// StripANSI removes ANSI escape sequences from s.
+func StripANSI(s string) string {
+	return ansiEscape.ReplaceAllString(s, "")
+}
+
+// Images returns the number of image outputs in nb: display_data and
+// execute_result outputs with image/png, image/jpeg or image/svg+xml data,
+// or HTML containing an <img> or an <svg> (GoNB's DisplaySVG sends SVG as
+// HTML).
+func Images(nb *Notebook) int {
+	n := 0
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if IsImage(o) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// IsImage reports whether o displays an image; see [Images].
+func IsImage(o Output) bool {
+	if o.Type != DisplayData && o.Type != ExecuteResult {
+		return false
+	}
+	for _, mime := range []string{"image/png", "image/jpeg", "image/svg+xml"} {
+		if _, ok := o.Data[mime]; ok {
+			return true
+		}
+	}
+	h := strings.ToLower(o.Data["text/html"])
+	return strings.Contains(h, "<img") || strings.Contains(h, "<svg")
+}
+
+// HTMLText returns the plain text of an HTML fragment: tags are removed,
+// block elements and <br> become line breaks, entities are decoded, and
+// <style> and <script> elements are dropped, as are GoNB's hidden
+// "gonb-err-context" blocks (the source around an error, shown on hover).
+// Lines are trimmed; blank lines and the "# gonb_…" header of go build
+// errors in GoNB's temporary package are dropped.
+func HTMLText(h string) string {
+	var b strings.Builder
+	skipDepth := 0 // > 0 while inside an element whose content is dropped
+	var stack []bool
+	for h != "" {
+		lt := strings.IndexByte(h, '<')
+		if lt < 0 {
+			lt = len(h)
+		}
+		if skipDepth == 0 {
+			b.WriteString(h[:lt])
+		}
+		h = h[lt:]
+		if h == "" {
+			break
+		}
+		gt := strings.IndexByte(h, '>')
+		if gt < 0 {
+			break
+		}
+		t := parseTag(h[1:gt])
+		h = h[gt+1:]
+		switch {
+		case t.name == "style" || t.name == "script":
+			if !t.closing && !t.selfClosing {
+				h = skipPast(h, "</"+t.name)
+			}
+		case t.name == "br":
+			if skipDepth == 0 {
+				b.WriteByte('\n')
+			}
+		case t.selfClosing || voidElements[t.name] || strings.HasPrefix(t.name, "!"):
+			// Nothing to print and no content: <img/>, <!-- … -->, <!DOCTYPE>.
+		case t.closing:
+			if len(stack) > 0 {
+				if stack[len(stack)-1] {
+					skipDepth--
+				}
+				stack = stack[:len(stack)-1]
+			}
+			if skipDepth == 0 && blockElements[t.name] {
+				b.WriteByte('\n')
+			}
+		default:
+			skip := strings.Contains(t.class, "gonb-err-context")
+			stack = append(stack, skip)
+			if skip {
+				skipDepth++
+			}
+			if skipDepth == 0 && blockElements[t.name] {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return cleanLines(html.UnescapeString(b.String()))
+}
+
+var (
+	blockElements = map[string]bool{"div": true, "p": true, "pre": true, "li": true, "tr": true, "h1": true, "h2": true, "h3": true}
+	voidElements  = map[string]bool{"img": true, "hr": true, "meta": true, "link": true, "input": true, "wbr": true}
+)
+
+// tag is the part of an HTML tag that HTMLText needs.
+type tag struct {
+	name        string
+	class       string
+	closing     bool
+	selfClosing bool
+}
+
+var classAttr = regexp.MustCompile(`(?i)\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+
+func parseTag(s string) tag {
+	var t tag
+	if strings.HasPrefix(s, "/") {
+		t.closing = true
+		s = s[1:]
+	}
+	if strings.HasSuffix(s, "/") {
+		t.selfClosing = true
+		s = s[:len(s)-1]
+	}
+	s = strings.TrimSpace(s)
+	end := strings.IndexFunc(s, unicode.IsSpace)
+	if end < 0 {
+		end = len(s)
+	}
+	name, attrs := s[:end], s[end:]
+	t.name = strings.ToLower(name)
+	if m := classAttr.FindStringSubmatch(attrs); m != nil {
+		t.class = m[1] + m[2]
+	}
+	return t
+}
+
+// skipPast returns h after the first occurrence of the closing tag prefix
+// end (such as "</style") and its ">".
+func skipPast(h, end string) string {
+	i := strings.Index(strings.ToLower(h), end)
+	if i < 0 {
+		return ""
+	}
+	h = h[i:]
+	if gt := strings.IndexByte(h, '>'); gt >= 0 {
+		return h[gt+1:]
+	}
+	return ""
+}
+
+// goBuildHeader matches the "# package" line go build prints before the
+// errors of GoNB's own temporary package (errors in other packages keep it).
+var goBuildHeader = regexp.MustCompile(`^# gonb_[0-9a-f]+$`)
+
+func cleanLines(s string) string {
+	var out []string
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		if line == "" || goBuildHeader.MatchString(line) {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,182 @@
+package notebook
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestFailuresProbe scans the executed probe notebook (see testdata/README.md),
+// a real nbconvert + GoNB output.
+func TestFailuresProbe(t *testing.T) {
+	nb, err := ReadFile(filepath.Join("testdata", "probe.executed.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		cell      int
+		firstLine string
+		text      []string // substrings of Text
+		notText   []string // must not appear in Text
+	}
+	wants := []want{
+		{2, `panic("boom")`, []string{"panic: boom", "[[ Cell [2] Line 2 ]]", "exit status 2"},
+			[]string{"\x1b", "<", "Cell[2]: Line 2"}}, // GoNB's HTML copy of the stack is left out
+		{3, `fmt.Println(undefinedVar)`, []string{"Cell[3]: Line 2 ./main.go:11:13: undefined: undefinedVar"},
+			[]string{"<style>", "gonb-err", "flag.Parse()", "# gonb_", "failed to run"}},
+		{4, `import "os"`, []string{"exit status 3"}, nil},
+		{11, `import "log"`, []string{"fatal thing", "exit status 1"}, nil},
+		{12, `var m map[string]int`, []string{"panic: assignment to entry in nil map", "[[ Cell [12] Line 3 ]]"}, []string{"gonb-err"}},
+		{13, `func f() int { return "x" }`, []string{`cannot use "x" (untyped string constant) as int value in return statement`}, []string{"&#34;"}},
+	}
+	got := Failures(nb)
+	var gotCells, wantCells []int
+	for _, f := range got {
+		gotCells = append(gotCells, f.Cell)
+	}
+	for _, w := range wants {
+		wantCells = append(wantCells, w.cell)
+	}
+	if !reflect.DeepEqual(gotCells, wantCells) {
+		t.Fatalf("failed cells = %v, want %v", gotCells, wantCells)
+	}
+	for i, w := range wants {
+		f := got[i]
+		if f.FirstLine() != w.firstLine {
+			t.Errorf("In[%d] FirstLine = %q, want %q", w.cell, f.FirstLine(), w.firstLine)
+		}
+		if nb.Cells[f.Index].Source != f.Source || nb.Cells[f.Index].Type != Code {
+			t.Errorf("In[%d] Index %d does not point at the cell", w.cell, f.Index)
+		}
+		for _, s := range w.text {
+			if !strings.Contains(f.Text, s) {
+				t.Errorf("In[%d] text lacks %q:\n%s", w.cell, s, f.Text)
+			}
+		}
+		for _, s := range w.notText {
+			if strings.Contains(f.Text, s) {
+				t.Errorf("In[%d] text contains %q:\n%s", w.cell, s, f.Text)
+			}
+		}
+	}
+	if got, want := nb.CodeCells(), 14; got != want {
+		t.Errorf("CodeCells = %d, want %d", got, want)
+	}
+	// A PNG, an SVG (which GoNB sends as HTML) and an HTML <img>.
+	if got, want := Images(nb), 3; got != want {
+		t.Errorf("Images = %d, want %d", got, want)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	stderr := func(s string) Output { return Output{Type: Stream, Name: "stderr", Text: s} }
+	stdout := func(s string) Output { return Output{Type: Stream, Name: "stdout", Text: s} }
+	tests := []struct {
+		name     string
+		outputs  []Output
+		wantFail bool
+		wantText string
+	}{
+		{"no outputs", nil, false, ""},
+		{"stdout only", []Output{stdout("panic: not really, just printed\n")}, false, ""},
+		{"harmless stderr", []Output{stderr("warning: something\n")}, false, ""},
+		{"exit status 0", []Output{stderr("exit status 0\n")}, false, ""},
+		{"exit status 10", []Output{stderr("exit status 10\n")}, true, "exit status 10"},
+		{"panic on stderr", []Output{stderr("panic: x\n")}, true, "panic: x"},
+		{"fatal error", []Output{stderr("fatal error: all goroutines are asleep - deadlock!\n")}, true, "fatal error: all goroutines are asleep - deadlock!"},
+		{"cell marker in colour", []Output{stderr("\x1b[7m[[ Cell [1] Line 2 ]]\x1b[0m oops\n")}, true, "[[ Cell [1] Line 2 ]] oops"},
+		{"error output with ANSI traceback", []Output{{Type: ErrorOutput, EName: "NameError", EValue: "x",
+			Traceback: []string{"\x1b[0;31mNameError\x1b[0m: x", "line 2"}}}, true, "NameError: x\nline 2"},
+		{"error output without traceback", []Output{{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 1"}}, true, "ERROR: exit status 1"},
+		{"stderr preferred over the error value", []Output{stderr("boom\nexit status 1\n"),
+			{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 1", Traceback: []string{"exit status 1"}}}, true, "boom\nexit status 1"},
+		{"GoNB error HTML beside unrelated stderr", []Output{stderr("log line\n"),
+			{Type: DisplayData, Data: map[string]string{"text/html": `<style>.gonb-err-location{}</style><div class="jp-RenderedText" data-mime-type="application/vnd.jupyter.stderr"><div> # gonb_abc123</div><div><span class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 1</span> <span class="gonb-err-location">./main.go:7:3: </span></span>x declared and not used<div class="gonb-err-context">` + "\nx := 1\n" + `<div class="gonb-err-line">x := 1</div></div></div></div>`}},
+			{Type: ErrorOutput, EName: "ERROR", EValue: "failed to run go build"}}, true, "log line\nCell[2]: Line 1 ./main.go:7:3: x declared and not used"},
+		{"GoNB error HTML repeating a panic's stderr is left out", []Output{stderr("panic: x\n\t\x1b[7m[[ Cell [2] Line 4 ]]\x1b[0m main.go:9\n"),
+			{Type: DisplayData, Data: map[string]string{"text/html": `<div class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 4</span></div>`}}},
+			true, "panic: x\n\t[[ Cell [2] Line 4 ]] main.go:9"},
+		{"plain HTML output is not error text", []Output{{Type: DisplayData, Data: map[string]string{"text/html": "<b>table</b>"}},
+			{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 2"}}, true, "ERROR: exit status 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nb := &Notebook{Cells: []Cell{
+				{Type: Markdown, Source: "# T"},
+				{Type: Code, Source: "%%\nfmt.Println(1)"},
+				{Type: Code, Source: "\n%%\n\nx := 1", Outputs: tt.outputs},
+			}}
+			got := Failures(nb)
+			if !tt.wantFail {
+				if len(got) != 0 {
+					t.Errorf("Failures = %+v, want none", got)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("Failures = %+v, want one", got)
+			}
+			f := got[0]
+			if f.Cell != 2 || f.Index != 2 || f.FirstLine() != "x := 1" {
+				t.Errorf("failure at Cell %d, Index %d, FirstLine %q; want 2, 2, %q", f.Cell, f.Index, f.FirstLine(), "x := 1")
+			}
+			if f.Text != tt.wantText {
+				t.Errorf("Text = %q, want %q", f.Text, tt.wantText)
+			}
+		})
+	}
+}
+
+func TestIsImage(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Output
+		want bool
+	}{
+		{"png", Output{Type: DisplayData, Data: map[string]string{"image/png": "iVBOR", "text/plain": "<Figure>"}}, true},
+		{"svg mime", Output{Type: DisplayData, Data: map[string]string{"image/svg+xml": "<svg/>"}}, true},
+		{"jpeg result", Output{Type: ExecuteResult, Data: map[string]string{"image/jpeg": "/9j/"}}, true},
+		{"html img", Output{Type: DisplayData, Data: map[string]string{"text/html": `<p>x</p><IMG src="a.png">`}}, true},
+		{"html svg (GoNB DisplaySVG)", Output{Type: DisplayData, Data: map[string]string{"text/html": `<div><svg width="1"></svg></div>`}}, true},
+		{"html without image", Output{Type: DisplayData, Data: map[string]string{"text/html": "<b>imgs: 0</b>"}}, false},
+		{"text", Output{Type: ExecuteResult, Data: map[string]string{"text/plain": "<img>"}}, false},
+		{"stream", Output{Type: Stream, Name: "stdout", Text: "<img>"}, false},
+	}
+	for _, tt := range tests {
+		if got := IsImage(tt.o); got != tt.want {
+			t.Errorf("%s: IsImage = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestHTMLText(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"entities and tags", "<p>a &lt;b&gt; &amp; &#34;c&#34;</p>", `a <b> & "c"`},
+		{"blocks and br become lines", "<div>one</div><div>two<br>three</div>", "one\ntwo\nthree"},
+		{"style and script dropped", "<style>\n.x { color: red }\n</style>text<script>alert(1)</script>", "text"},
+		{"comments dropped", "a<!-- hidden -->b", "ab"},
+		{"GoNB context dropped, nested divs", `<div>err<div class="gonb-err-context">ctx<div class="gonb-err-line">line</div>more</div></div><div>after</div>`, "err\nafter"},
+		{"go build header of GoNB's package dropped", "<div> # gonb_1a2b3c4d</div><div># github.com/x/y</div><div>  e  </div><div> </div>", "# github.com/x/y\ne"},
+		{"attributes with single quotes and newlines", "<div\nclass='gonb-err-context'>hidden</div>shown", "shown"},
+	}
+	for _, tt := range tests {
+		if got := HTMLText(tt.in); got != tt.want {
+			t.Errorf("%s: HTMLText = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestStripANSI(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\x1b[7m[[ Cell [2] Line 2 ]]\x1b[0m", "[[ Cell [2] Line 2 ]]"},
+		{"\x1b[7;39;32m[ae55557e]\x1b[0m ok", "[ae55557e] ok"},
+		{"\x1b[?25lhidden cursor\x1b[?25h", "hidden cursor"},
+		{"plain [text]", "plain [text]"},
+	}
+	for _, tt := range tests {
+		if got := StripANSI(tt.in); got != tt.want {
+			t.Errorf("StripANSI(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

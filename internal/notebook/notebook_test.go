@@ -1,0 +1,349 @@
+package notebook
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/attention-in-go/course/internal/lesson"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// buildFile parses a lesson file from testdata and builds it with b.
+func buildFile(t *testing.T, b Builder, name string) *Notebook {
+	t.Helper()
+	l, err := lesson.ParseFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Path = "internal/notebook/testdata/" + name // relative to the course root, as the course records it
+	nb, err := b.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+// checkGolden compares data with the golden file testdata/name, or rewrites
+// it with -update.
+func checkGolden(t *testing.T, name string, data []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(data, want) {
+		t.Errorf("Marshal differs from %s (go test -update rewrites it):\n%s", path, firstDiff(string(data), string(want)))
+	}
+}
+
+// firstDiff describes the first differing line of got and want.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return "line " + strconv.Itoa(i+1) + ":\n got  " + gl + "\n want " + wl
+		}
+	}
+	return "(no difference)"
+}
+
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		lesson  string
+		builder Builder
+		golden  string
+	}{
+		{"golden.md", Default, "golden.ipynb"},
+		{"probe.md", Builder{}, "probe.ipynb"}, // the probe runs without setup
+	}
+	for _, tt := range tests {
+		t.Run(tt.lesson, func(t *testing.T) {
+			data, err := Marshal(buildFile(t, tt.builder, tt.lesson))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.golden, data)
+		})
+	}
+}
+
+func TestBuild(t *testing.T) {
+	nb := buildFile(t, Default, "golden.md")
+	var types []string
+	for _, c := range nb.Cells {
+		types = append(types, c.Type[:1])
+	}
+	// title, setup, hello, noexec, section, softmax, print, print, last section
+	if got, want := strings.Join(types, ""), "mccmmcccm"; got != want {
+		t.Errorf("cell types = %s, want %s", got, want)
+	}
+	if got := nb.Cells[1].Source; got != lesson.SetupCell {
+		t.Errorf("second cell = %q, want the setup cell", got)
+	}
+	if got, want := nb.Cells[7].ID, nb.Cells[6].ID+"-2"; got != want {
+		t.Errorf("repeated cell id = %q, want %q", got, want)
+	}
+	course, _ := nb.Metadata["course"].(map[string]any)
+	if got := course["source"]; got != "internal/notebook/testdata/golden.md" {
+		t.Errorf("metadata course.source = %v, want internal/notebook/testdata/golden.md", got)
+	}
+}
+
+func TestCellIDs(t *testing.T) {
+	const src = "# T\n\nintro\n\n```go\na := 1\n```\n\n## S\n\n```go\nb := 2\n```\n"
+	build := func(src string) []string {
+		l, err := lesson.Parse("lessons/01-t.md", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := Default.Build(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range nb.Cells {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+	before := build(src)
+	if again := build(src); strings.Join(again, " ") != strings.Join(before, " ") {
+		t.Fatalf("ids not stable across builds: %v then %v", before, again)
+	}
+	after := build(strings.Replace(src, "b := 2", "b := 3", 1))
+	if len(after) != len(before) {
+		t.Fatalf("cell count changed: %v vs %v", before, after)
+	}
+	for i := range before {
+		changed := before[i] != after[i]
+		if want := i == len(before)-1; changed != want {
+			t.Errorf("cell %d: id %s -> %s, changed = %v, want %v", i, before[i], after[i], changed, want)
+		}
+	}
+	if want := CellID("01-t", "code", "a := 1"); before[2] != want {
+		t.Errorf("id of the first code cell = %s, want %s", before[2], want)
+	}
+	if id := before[0]; len(id) != 8 || strings.Trim(id, "0123456789abcdef") != "" {
+		t.Errorf("id %q is not 8 hex digits", id)
+	}
+}
+
+func TestCellIDCollisions(t *testing.T) {
+	l := &lesson.Lesson{Path: "lessons/x.md", Slug: "x", Title: "X", Cells: []lesson.Cell{
+		{Kind: lesson.Markdown, Source: "# X"},
+		{Kind: lesson.Code, Source: "f()"},
+		{Kind: lesson.Code, Source: "f()"},
+		{Kind: lesson.Markdown, Source: "f()"}, // same source, other type: no collision
+		{Kind: lesson.Code, Source: "f()"},
+	}}
+	nb, err := Builder{}.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := CellID("x", "code", "f()")
+	want := []string{CellID("x", "markdown", "# X"), base, base + "-2", CellID("x", "markdown", "f()"), base + "-3"}
+	for i, c := range nb.Cells {
+		if c.ID != want[i] {
+			t.Errorf("cell %d id = %s, want %s", i, c.ID, want[i])
+		}
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"a", []string{"a"}},
+		{"a\n", []string{"a\n"}},
+		{"a\nb", []string{"a\n", "b"}},
+		{"a\n\nb\n", []string{"a\n", "\n", "b\n"}},
+		{"a\r\nb\rc", []string{"a\r\n", "b\r", "c"}},
+		{"a\u2028b\fc\x1ed", []string{"a\u2028", "b\f", "c\x1e", "d"}},
+	}
+	for _, tt := range tests {
+		got := splitLines(tt.in)
+		var gs []string
+		for _, s := range got {
+			gs = append(gs, s.(string))
+		}
+		if strings.Join(gs, "|") != strings.Join(tt.want, "|") || len(gs) != len(tt.want) {
+			t.Errorf("splitLines(%q) = %q, want %q", tt.in, gs, tt.want)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`plain`, `"plain"`},
+		{`<a href="x">&</a>`, `"<a href=\"x\">&</a>"`},
+		{"tab\tnl\ncr\rbs\\", `"tab\tnl\ncr\rbs\\"`},
+		{"\b\f\x00\x1b\x1f\x7f", `"\b\f\u0000\u001b\u001f` + "\x7f" + `"`},
+		{"señal ∑ 注意 \u2028", "\"señal ∑ 注意 \u2028\""},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		quote(&b, tt.in)
+		if b.String() != tt.want {
+			t.Errorf("quote(%q) = %s, want %s", tt.in, b.String(), tt.want)
+		}
+	}
+}
+
+// oddNotebook exercises the encoder on everything a notebook can hold.
+func oddNotebook() *Notebook {
+	one, two := 1, 2
+	nb := &Notebook{Metadata: Metadata("lessons/odd.md"), NBFormatMinor: 5}
+	nb.Metadata["extra"] = map[string]any{"empty": map[string]any{}, "list": []any{}, "flag": true, "none": nil, "n": 3, "x": 0.5}
+	nb.Cells = []Cell{
+		{ID: "m1", Type: Markdown, Source: "# Odd «cell» <b>&amp;</b>\n\nline\u2028sep\fform\r\nwindows\rmac\n"},
+		{ID: "c1", Type: Code, Source: "", ExecutionCount: &one, Outputs: []Output{
+			{Type: Stream, Name: "stdout", Text: "a\nb\n"},
+			{Type: Stream, Name: "stderr", Text: "\x1b[7mcolour\x1b[0m\n"},
+			{Type: DisplayData, Data: map[string]string{
+				"text/plain":       "x\ny",
+				"text/html":        "<b>x</b>\n<i>y</i>\n",
+				"image/png":        "iVBORw0KGgo=\n",
+				"image/svg+xml":    "<svg>\n</svg>",
+				"application/json": `{"b": [1, 2.5, "s"], "a": null}`,
+			}, Metadata: map[string]any{"isolated": true}},
+			{Type: ExecuteResult, ExecutionCount: &one, Data: map[string]string{"text/plain": "42"}},
+			{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 2", Traceback: []string{"exit status 2"}},
+		}},
+		{ID: "c2", Type: Code, Source: "%%\nfmt.Println(\"\\t\")", ExecutionCount: &two},
+		{ID: "r1", Type: Raw, Source: "raw text"},
+	}
+	return nb
+}
+
+func TestMarshalUnmarshal(t *testing.T) {
+	data, err := Marshal(oddNotebook())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, again) {
+		t.Errorf("Marshal(Unmarshal(Marshal(nb))) differs:\n%s", firstDiff(string(again), string(data)))
+	}
+}
+
+func TestMarshalNeedsIDs(t *testing.T) {
+	nb := &Notebook{Cells: []Cell{{Type: Markdown, Source: "x"}}}
+	if _, err := Marshal(nb); err == nil {
+		t.Error("Marshal of a cell without id succeeded, want an error")
+	}
+}
+
+// TestExecutedRoundTrip checks the reader and writer together on a notebook
+// that Python's nbformat wrote (nbconvert's output): rewriting it must
+// reproduce it byte for byte.
+func TestExecutedRoundTrip(t *testing.T) {
+	path := filepath.Join("testdata", "probe.executed.ipynb")
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := Unmarshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("rewriting %s changes it:\n%s", path, firstDiff(string(got), string(want)))
+	}
+}
+
+// nbformatCheck validates a notebook file with Python's nbformat and checks
+// that nbformat writes it back byte for byte (nbformat.write adds a final
+// newline to what nbformat.writes returns).
+const nbformatCheck = `
+import json, sys, nbformat
+path = sys.argv[1]
+with open(path, encoding="utf-8") as f:
+    text = f.read()
+# Validate the file as stored, before the repairs nbformat.read may make
+# (validate itself would silently repair duplicate cell ids).
+raw = json.loads(text)
+ids = [c.get("id") for c in raw["cells"]]
+if len(set(ids)) != len(ids):
+    sys.exit("duplicate cell ids")
+nbformat.validate(raw)
+nb = nbformat.reads(text, as_version=4)
+nbformat.validate(nb)
+s = nbformat.writes(nb)
+if not s.endswith("\n"):
+    s += "\n"
+if s != text:
+    sys.exit("nbformat writes it differently")
+print("ok")
+`
+
+// python returns the Python that has nbformat, or skips the test.
+func python(t *testing.T) string {
+	t.Helper()
+	const py = "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil {
+		t.Skipf("no %s: cannot check with nbformat", py)
+	}
+	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {
+		t.Skipf("%s has no nbformat module: cannot check with it", py)
+	}
+	return py
+}
+
+func TestNbformatCompatible(t *testing.T) {
+	py := python(t)
+	dir := t.TempDir()
+	files := map[string]*Notebook{
+		"golden.ipynb": buildFile(t, Default, "golden.md"),
+		"probe.ipynb":  buildFile(t, Builder{}, "probe.md"),
+		"odd.ipynb":    oddNotebook(),
+	}
+	for name, nb := range files {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if _, err := WriteFile(path, nb); err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd := exec.Command(py, "-c", nbformatCheck, path)
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil || strings.TrimSpace(string(out)) != "ok" {
+				t.Errorf("nbformat check of %s failed: %v\n%s%s", name, err, out, stderr.Bytes())
+			}
+		})
+	}
+}
