@@ -9,8 +9,11 @@ JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)
 HOST ?= 127.0.0.1
 PORT ?= 8888
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# Flags of scripts/install.sh: the targets that drive a browser add --browser
+# (Chromium), which learners do not need.
+SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks bench fmt clean
+.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-browser site bench fmt clean
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -19,7 +22,7 @@ help: ## List the targets
 	@echo "Start with: make course    (installs what is missing, then opens Jupyter)"
 
 setup: ## Install what is missing: Jupyter, GoNB kernel, goimports, gopls, Go modules, warm build cache
-	@bash scripts/install.sh
+	@bash scripts/install.sh $(SETUP_FLAGS)
 
 course: setup ## Set up, then start Jupyter Notebook on the course at http://127.0.0.1:8888 (HOST, PORT to change)
 	@echo
@@ -34,7 +37,8 @@ notebooks: ## Build notebooks/ from the lesson sources in lessons/
 check-notebooks: ## Fail if a committed notebook differs from what lessons/ builds
 	@go run ./cmd/course build -check
 
-test: setup test-go check-notebooks test-notebooks ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless
+test: SETUP_FLAGS += --browser
+test: setup test-go check-notebooks test-notebooks test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
 	@echo
 	@echo "make test: all checks passed."
 
@@ -50,6 +54,17 @@ test-notebooks: ## Run every notebook headless through the GoNB kernel and fail 
 	@echo
 	@echo "==> Running the notebooks headless through Jupyter and GoNB"
 	@go run ./cmd/course run
+
+test-browser: SETUP_FLAGS += --browser
+test-browser: setup ## Run lesson 1 and the widget notebooks in Jupyter in headless Chromium; screenshots in build/browser/
+	@echo
+	@echo "==> Running notebooks in Jupyter Notebook in headless Chromium (screenshots in build/browser/)"
+	@COURSE_BROWSER_TEST=1 go test -count=1 -timeout 5m -v -run '^TestNotebooksInBrowser$$' ./internal/browser
+
+site: setup ## Build the static HTML edition in build/site/: every notebook executed, with its figures
+	@echo
+	@echo "==> Building the static HTML edition in build/site/"
+	@go run ./cmd/course site
 
 bench: ## Benchmarks of the library (go test -bench)
 	@go test -run '^$$' -bench . -benchmem ./lib/...

@@ -14,6 +14,7 @@
 //
 //	build   build notebooks/*.ipynb from lessons/*.md (-check: verify only)
 //	run     execute notebooks headless with Jupyter and GoNB, report failed cells
+//	site    build the static HTML edition: every notebook executed and rendered
 //	help    show help for the course tool or one of its commands
 //
 // Run `go run ./cmd/course help <command>` or `<command> -h` for details.
@@ -66,7 +67,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because help refers to
 	// commands.
-	commands = []*command{buildCommand, runCommand, helpCommand}
+	commands = []*command{buildCommand, runCommand, siteCommand, helpCommand}
 }
 
 // Exit statuses.

@@ -1,0 +1,467 @@
+//go:build unix
+
+package browser
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
+)
+
+// The browser test starts Jupyter and Chromium and takes about a minute, so
+// `go test ./...` skips it; `make test-browser` (part of `make test`) sets
+// COURSE_BROWSER_TEST=1, and then a missing browser is a failure.
+const (
+	runEnv     = "COURSE_BROWSER_TEST"
+	chromeEnv  = "COURSE_CHROMIUM" // the browser to use instead of DefaultChromium
+	lessonName = "01-scaled-dot-product-attention.ipynb"
+	// budget bounds the whole test, so that it stops its processes itself
+	// rather than being killed by `go test -timeout` with them running.
+	budget = 3 * time.Minute
+)
+
+// Plausible sizes, in pixels, of a rendered figure.
+const (
+	minFigureWidth, minFigureHeight = 100, 75
+	maxFigureSide                   = 5000
+)
+
+// widgetCode recognises a notebook that uses GoNB's widgets.
+var widgetCode = regexp.MustCompile(`gonbui/widgets|widgets\.Slider\(`)
+
+// TestNotebooksInBrowser runs notebooks in Jupyter Notebook in headless
+// Chromium, as a reader would, and checks what the page shows: lesson 1
+// runs without errors and shows its figures; a slider of GoNB's widgets,
+// moved, changes its plot. Screenshots go to build/browser/.
+func TestNotebooksInBrowser(t *testing.T) {
+	if os.Getenv(runEnv) == "" {
+		t.Skipf("the browser test runs with `make test-browser` (%s=1): it starts Jupyter and Chromium", runEnv)
+	}
+	root := courseRoot(t)
+	bin := cmp.Or(os.Getenv(chromeEnv), DefaultChromium)
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("no browser at %s: install Debian's chromium with `scripts/install.sh --browser` (make test does)", bin)
+	}
+	ctx := testContext(t)
+	start := time.Now()
+	tmp := t.TempDir() // removed after the processes below are stopped
+	nbDir := filepath.Join(tmp, "notebooks")
+
+	// Copies of the notebooks, so that nothing Jupyter does changes the
+	// course; COURSE_ROOT tells their setup cell where the course is, as
+	// in the Docker image.
+	copyFile(t, filepath.Join(root, "notebooks", lessonName), filepath.Join(nbDir, lessonName))
+	fixture := buildFixture(t, filepath.Join("testdata", "widget-fixture.md"), nbDir)
+	explorers := widgetNotebooks(t, filepath.Join(root, "notebooks"))
+	for _, p := range explorers {
+		copyFile(t, p, filepath.Join(nbDir, filepath.Base(p)))
+	}
+
+	jup, err := StartJupyter(ctx, JupyterOptions{
+		Dir:  nbDir,
+		Temp: filepath.Join(tmp, "jupyter"),
+		Env:  kernelEnv(root),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pids := jup.Stop()
+		checkStopped(t, "Jupyter and its kernels", pids, tmp)
+		if t.Failed() {
+			t.Logf("Jupyter's log ends with:\n%s", tail(jup.Log(), 40))
+		}
+	})
+	t.Logf("Jupyter Notebook on %s (pid %d) after %v", jup.URL, jup.PID(), time.Since(start).Round(time.Millisecond))
+
+	chrome, err := LaunchChromium(ctx, bin, filepath.Join(tmp, "chromium-profile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { checkStopped(t, "Chromium", chrome.Stop(), "") })
+	t.Logf("%s (pid %d)", bin, chrome.PID())
+
+	out := filepath.Join(root, "build", "browser")
+	t.Run("lesson-01", func(t *testing.T) {
+		testLesson(ctx, t, chrome, jup, lessonName, out)
+	})
+	t.Run("widgets", func(t *testing.T) {
+		testSlider(ctx, t, chrome, jup, fixture, out)
+	})
+	t.Run("explorer", func(t *testing.T) {
+		if len(explorers) == 0 {
+			t.Skipf("no notebook in notebooks/ uses GoNB's widget sliders (%s) or is named *explor* yet: once the explorer lands, this moves its slider and checks that its plot changes", widgetCode)
+		}
+		for _, p := range explorers {
+			t.Run(strings.TrimSuffix(filepath.Base(p), ".ipynb"), func(t *testing.T) {
+				testSlider(ctx, t, chrome, jup, filepath.Base(p), out)
+			})
+		}
+	})
+	t.Logf("browser test took %v; screenshots in %s", time.Since(start).Round(100*time.Millisecond), out)
+}
+
+// testLesson runs every cell of the notebook name and checks that none
+// failed, that all ran, and that the page shows at least as many plausible
+// figures as the notebook has.
+func testLesson(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyter, name, out string) {
+	start := time.Now()
+	page, err := OpenNotebook(ctx, chrome, jup.NotebookURL(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Page.Close()
+	pr, err := page.RunAll(ctx)
+	if err != nil {
+		t.Error(err)
+	}
+	ran := time.Since(start)
+	nb, err := page.Notebook()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCells(t, nb)
+
+	// The figures: as many img elements, loaded and of a plausible size,
+	// as the cells call viz.Show (and as the kernel sent images).
+	want := max(showCalls(nb, "viz.Show"), notebook.Images(nb))
+	if want == 0 {
+		t.Fatalf("%s shows no figures: is it still the lesson with heatmaps?", name)
+	}
+	var figures []Image
+	waitCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	for {
+		imgs, err := page.Images()
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures = plausible(imgs)
+		if len(figures) >= want || waitCtx.Err() != nil {
+			if len(figures) < want {
+				t.Errorf("%d figures rendered in the page, want at least %d; images: %s", len(figures), want, describe(imgs))
+			}
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("%s: %d code cells ran in %v (%v), %d figures rendered (want ≥ %d)",
+		name, pr.Done, ran.Round(100*time.Millisecond), pr, len(figures), want)
+
+	base := strings.TrimSuffix(name, ".ipynb")
+	if len(figures) > 0 {
+		// The first heatmap: the attention weights of section 2.
+		if err := page.ScreenshotImage(figures[0].Src, filepath.Join(out, base+"-figure.png")); err != nil {
+			t.Errorf("screenshot of a figure: %v", err)
+		}
+	}
+	if err := page.ScreenshotPage(filepath.Join(out, base+"-page.png")); err != nil {
+		t.Errorf("screenshot of the page: %v", err)
+	}
+}
+
+// testSlider runs the notebook name, whose cells show a GoNB slider and a
+// plot, moves the first slider and checks that an image changes.
+func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyter, name, out string) {
+	start := time.Now()
+	page, err := OpenNotebook(ctx, chrome, jup.NotebookURL(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Page.Close()
+	defer page.InterruptKernel() // the cell following the slider may still run
+	if err := page.StartRunAll(); err != nil {
+		t.Fatal(err)
+	}
+	// A widget cell keeps running while it follows its slider: wait for
+	// the slider and a picture rather than for the kernel to be idle.
+	pr, err := page.WaitUntil(ctx, "a slider and an image", func(pr Progress) bool {
+		return pr.Sliders > 0 && pr.Rendered > 0
+	})
+	if err != nil || pr.Errors > 0 || pr.Sliders == 0 {
+		if nb, err := page.Notebook(); err == nil {
+			checkCells(t, nb)
+		}
+		t.Fatalf("no slider with an image in %s: %v (%v)", name, err, pr)
+	}
+	sliders, err := page.Sliders()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sliders[0]
+	before, err := page.Images()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := make(map[string]bool)
+	for _, img := range before {
+		old[img.Src] = true
+	}
+	to := s.Max
+	if s.Value == s.Max {
+		to = s.Min
+	}
+	if to == s.Value {
+		t.Fatalf("slider %s cannot move: min %d = max %d", s.ID, s.Min, s.Max)
+	}
+	t.Logf("%s: slider %s (%d..%d) at %d after %v; moving it to %d",
+		name, s.ID, s.Min, s.Max, s.Value, time.Since(start).Round(100*time.Millisecond), to)
+	moved := time.Now()
+	if err := page.MoveSlider(s.ID, to); err != nil {
+		t.Fatal(err)
+	}
+	var changed *Image
+	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for changed == nil {
+		imgs, err := page.Images()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, img := range imgs {
+			if !old[img.Src] && img.Complete && img.Width > 0 {
+				changed = &img
+				break
+			}
+		}
+		if changed != nil {
+			break
+		}
+		if waitCtx.Err() != nil {
+			t.Fatalf("moved slider %s from %d to %d, but no image changed within 30s; images: %s", s.ID, s.Value, to, describe(imgs))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("%s: the plot changed %v after the slider moved (%dx%d)",
+		name, time.Since(moved).Round(10*time.Millisecond), changed.Width, changed.Height)
+	if nb, err := page.Notebook(); err == nil {
+		for _, f := range notebook.Failures(nb) {
+			t.Errorf("cell In[%d] failed: %s", f.Cell, f.FirstLine())
+		}
+	}
+	if err := page.ScreenshotImage(changed.Src, filepath.Join(out, strings.TrimSuffix(name, ".ipynb")+"-slider.png")); err != nil {
+		t.Errorf("screenshot of the plot: %v", err)
+	}
+}
+
+// checkCells reports every failed cell, as `course run` does, and every
+// code cell that did not run.
+func checkCells(t *testing.T, nb *notebook.Notebook) {
+	t.Helper()
+	failures := append(notebook.Failures(nb), notebook.MissingFigures(nb, "viz.Show")...)
+	for _, f := range failures {
+		t.Errorf("cell In[%d] failed: %s\n%s", f.Cell, f.FirstLine(), indent(f.Text))
+	}
+	n := 0
+	for _, c := range nb.Cells {
+		if c.Type != notebook.Code {
+			continue
+		}
+		n++
+		if strings.TrimSpace(c.Source) != "" && c.ExecutionCount == nil {
+			t.Errorf("code cell %d did not run: %s", n, firstLine(c.Source))
+		}
+	}
+}
+
+// showCalls counts the calls of show in the code cells, outside comments.
+func showCalls(nb *notebook.Notebook, show string) int {
+	n := 0
+	for _, c := range nb.Cells {
+		if c.Type != notebook.Code {
+			continue
+		}
+		for line := range strings.Lines(c.Source) {
+			code, _, _ := strings.Cut(line, "//")
+			n += strings.Count(code, show+"(")
+		}
+	}
+	return n
+}
+
+// plausible returns the images that loaded with the size of a figure.
+func plausible(imgs []Image) []Image {
+	var out []Image
+	for _, img := range imgs {
+		if img.Complete && img.Width >= minFigureWidth && img.Height >= minFigureHeight &&
+			img.Width <= maxFigureSide && img.Height <= maxFigureSide {
+			out = append(out, img)
+		}
+	}
+	return out
+}
+
+// describe lists images for a message, without their (long) data URLs.
+func describe(imgs []Image) string {
+	var parts []string
+	for _, img := range imgs {
+		parts = append(parts, fmt.Sprintf("cell %d: %dx%d complete=%v", img.Cell, img.Width, img.Height, img.Complete))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// checkStopped fails the test if any of pids still runs, or any process
+// still works in dir (if not empty), after Stop; it kills those left.
+func checkStopped(t *testing.T, what string, pids []int, dir string) {
+	t.Helper()
+	left := Alive(pids)
+	if dir != "" {
+		for _, p := range ProcessesIn(dir) {
+			if !slices.Contains(left, p) {
+				left = append(left, p)
+			}
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("%s: processes left running after stopping: %v", what, left)
+		for _, p := range left {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		return
+	}
+	t.Logf("%s stopped: %d processes, none left", what, len(pids))
+}
+
+// testContext returns a context that ends after budget, before the test's
+// deadline, or when the test binary gets SIGINT or SIGTERM; the test then
+// fails and its cleanups stop the processes.
+func testContext(t *testing.T) context.Context {
+	deadline := time.Now().Add(budget)
+	if d, ok := t.Deadline(); ok && d.Add(-30*time.Second).Before(deadline) {
+		deadline = d.Add(-30 * time.Second)
+	}
+	ctx, cancel := context.WithDeadlineCause(context.Background(), deadline,
+		errors.New("the browser test ran out of time"))
+	t.Cleanup(cancel)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	t.Cleanup(stop)
+	return ctx
+}
+
+// courseRoot returns the course root: the folder above this package with
+// the course's go.mod.
+func courseRoot(t *testing.T) string {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil &&
+			bytes.HasPrefix(data, []byte("module github.com/attention-in-go/course\n")) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			t.Fatalf("no course go.mod above %s", dir)
+		}
+	}
+}
+
+// kernelEnv returns the environment for Jupyter and its kernels: ours, with
+// $(go env GOPATH)/bin first on the PATH (gonb's tools) and COURSE_ROOT set.
+func kernelEnv(root string) []string {
+	gopath := "."
+	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
+		gopath = filepath.SplitList(strings.TrimSpace(string(out)))[0]
+	}
+	env := withoutKeys(os.Environ(), "PATH", "COURSE_ROOT")
+	return append(env,
+		"PATH="+filepath.Join(gopath, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"),
+		"COURSE_ROOT="+root)
+}
+
+// buildFixture builds the notebook of a lesson-format source, as `make
+// notebooks` does (with the setup cell), into dir, and returns its name.
+func buildFixture(t *testing.T, src, dir string) string {
+	t.Helper()
+	l, err := lesson.ParseFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := notebook.Default.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := l.Slug + ".ipynb"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notebook.WriteFile(filepath.Join(dir, name), nb); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// widgetNotebooks returns the notebooks in dir whose code uses GoNB's
+// widgets, or whose name says it is the explorer (which may hide its
+// widgets in the library): the test expects a slider in those.
+func widgetNotebooks(t *testing.T, dir string) []string {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	var out []string
+	for _, p := range paths {
+		if strings.Contains(strings.ToLower(filepath.Base(p)), "explor") {
+			out = append(out, p)
+			continue
+		}
+		nb, err := notebook.ReadFile(p)
+		if err != nil {
+			t.Errorf("reading %s: %v", p, err)
+			continue
+		}
+		for _, c := range nb.Cells {
+			if c.Type == notebook.Code && widgetCode.MatchString(c.Source) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(to, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}

@@ -1,0 +1,3 @@
+module example.com/course
+
+go 1.26.5
