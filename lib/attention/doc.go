@@ -5,11 +5,20 @@
 // Two layers live here:
 //
 //   - Graph functions take and return *graph.Node and are what models use:
-//     [Softmax], [ScaledDotProduct], [LookAheadMask], [PaddingMask].
+//     [Softmax], [ScaledDotProduct], [LookAheadMask], [PaddingMask] (lesson 1);
+//     the Bahdanau and Luong scores [AdditiveScore], [DotScore],
+//     [GeneralScore], [ConcatScore], [Score] and [Context] (lesson 2);
+//     [ProjectQKV] and [MultiHead] (lesson 3).
 //   - Eager functions take and return plain Go slices and run the graph
 //     functions on the course's backend ([backend.Default]); notebooks use them
 //     to print and plot small examples: [Explain], [SoftmaxOf], [LookAhead],
-//     [Padding], [DotProductVariance], [Saturation].
+//     [Padding], [DotProductVariance], [Saturation] (lesson 1); [Attend],
+//     [Align], [CompareScores] (lesson 2); [ExplainSelfAttention],
+//     [ExplainMultiHead], [ExplainMultiHeadBatch] (lesson 3).
+//
+// Plain float64 helpers need no graph: [AnalyzePattern] and [AnalyzeHeads]
+// measure what a weight matrix does (diagonal and local mass, sparsity,
+// entropy), [MostAttended] and [MeanHeads] summarise it (lesson 3).
 //
 // # Masks
 //

@@ -17,6 +17,15 @@
 //   - [Lines]: line plots of one or more [Series], optionally on log axes.
 //   - [Bars]: grouped vertical bar charts.
 //   - [Grid]: several figures side by side or in rows.
+//   - [Arrows]: one query word with arrows to every key, as wide as the
+//     weight (lesson 3).
+//   - [MarkedLines]: line plots with labelled points on the curves, such as
+//     the words of a sentence on the sinusoids of positional encoding
+//     (lesson 4).
+//   - [EncoderDiagram]: the Transformer encoder's architecture as boxes and
+//     arrows with a colour legend (lesson 5).
+//   - [LabelledScatter]: labelled points on (log) axes, coloured by group,
+//     such as model sizes over time (lesson 5).
 //
 // [Show] and [ShowSVG] display a figure in the notebook (and do nothing
 // outside one), [PNG] and [SVG] render it to bytes and [Save] writes it to a

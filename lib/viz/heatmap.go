@@ -153,7 +153,13 @@ func (h *Heatmap) Size() (w, ht vg.Length) {
 		// only computes, it draws nothing.
 		scratch := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: dw + 50*vg.Centimeter, Y: dh + 50*vg.Centimeter}}}
 		da := p.DataCanvas(scratch)
-		w = dw + scratch.Size().X - da.Size().X + 2*margin
+		heatW := dw + scratch.Size().X - da.Size().X
+		// The title is centred over the matrix and its labels: a title
+		// wider than them would be clipped, so the figure widens instead.
+		if p.Title.Text != "" {
+			heatW = max(heatW, p.Title.TextStyle.Width(p.Title.Text)+vg.Centimeter/2)
+		}
+		w = heatW + 2*margin
 		ht = dh + scratch.Size().Y - da.Size().Y + 2*margin
 		if !h.NoColorBar {
 			w += h.colorBarSpace(s)

@@ -283,6 +283,18 @@ func TestHeatmapSize(t *testing.T) {
 	}
 }
 
+// TestHeatmapLongTitleFits checks that a title wider than a small matrix
+// widens the figure instead of being clipped at both ends.
+func TestHeatmapLongTitleFits(t *testing.T) {
+	title := "Cross-attention, French queries over English keys, mean of 4 heads"
+	h := &Heatmap{Values: [][]float64{{0.4, 0.6}}, Title: title, NoColorBar: true}
+	w, _ := h.Size()
+	p := h.plot(h.scale(), vg.Centimeter, vg.Centimeter)
+	if tw := p.Title.TextStyle.Width(title); w < tw+2*margin {
+		t.Errorf("1×2 heat map with a long title is %.1f cm wide, title needs %.1f cm", w/vg.Centimeter, (tw+2*margin)/vg.Centimeter)
+	}
+}
+
 // TestInvalidFiguresDrawError checks that Draw of invalid data writes a
 // message instead of panicking, and that PNG returns the error.
 func TestInvalidFiguresDrawError(t *testing.T) {
