@@ -162,7 +162,25 @@ func (l *Lines) Draw(c draw.Canvas) {
 		return
 	}
 	p, leg, data := l.plot()
-	drawWithLegend(inset(c, margin), p, leg, l.Legend, l.LogY, data)
+	c = inset(c, margin)
+	if !l.LogY || p.Y.Label.Text == "" {
+		drawWithLegend(c, p, leg, l.Legend, l.LogY, data)
+		return
+	}
+	// gonum/plot reserves room for a y label at the linear middle of the
+	// axis range, which on a log axis sits near the top: the rotated label
+	// then pushed the data area down, leaving an empty band under the
+	// title. Draw the label here instead, centred on the data area.
+	label := p.Y.Label
+	p.Y.Label.Text = ""
+	width := label.TextStyle.Height(label.Text) + label.Padding
+	pc := draw.Crop(c, width, 0, 0, 0)
+	drawWithLegend(pc, p, leg, l.Legend, l.LogY, data)
+	sty := label.TextStyle
+	sty.Rotation += math.Pi / 2
+	x := c.Min.X + label.TextStyle.Height(label.Text) - label.TextStyle.FontExtents().Descent
+	da := p.DataCanvas(pc)
+	c.FillText(sty, vg.Point{X: x, Y: (da.Min.Y + da.Max.Y) / 2}, label.Text)
 }
 
 // plot returns the gonum plot of the series, their legend and their points.
@@ -234,7 +252,17 @@ func logAxis(a *plot.Axis) {
 type logTicks struct{}
 
 func (logTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.LogTicks{Prec: -1}.Ticks(min, max)
+	// gonum's log ticks run from the power of ten below min to the one
+	// above max; ticks outside [min, max] are not drawn, but the plot
+	// still reserves room for their labels, which left an empty band
+	// under the title. Keep only the ticks on the axis.
+	all := plot.LogTicks{Prec: -1}.Ticks(min, max)
+	ticks := all[:0]
+	for _, t := range all {
+		if t.Value >= min*(1-1e-9) && t.Value <= max*(1+1e-9) {
+			ticks = append(ticks, t)
+		}
+	}
 	labelled := func() int {
 		n := 0
 		for _, t := range ticks {
