@@ -16,7 +16,9 @@ func TestRunTimeout(t *testing.T) {
 	dir := t.TempDir()
 	writeNotebook(t, dir, "slow", "# Slow\n```go\n%%\nfmt.Println(1)\n```\n```go\n%%\ntime.Sleep(time.Hour)\n```\n")
 	start := time.Now()
-	code, stdout, stderr := runCourse(t, dir, "run", "-timeout", "3s", "slow.ipynb")
+	// 12 s leaves the first cell time to compile on a busy machine, so
+	// that the timeout hits the second.
+	code, stdout, stderr := runCourse(t, dir, "run", "-timeout", "12s", "slow.ipynb")
 	if code != exitFailed {
 		t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
 	}
@@ -24,12 +26,12 @@ func TestRunTimeout(t *testing.T) {
 	// shows the cell that was running.
 	checkLines(t, stdout, []string{
 		`FAIL slow\.ipynb  \d+\.\ds  1 of 2 cells failed`,
-		`  timed out after 3s`,
+		`  timed out after 12s`,
 		`  cell In\[2\]: time\.Sleep\(time\.Hour\)`,
 		`      signal: interrupt`,
 	})
-	if d := time.Since(start); d > 3*time.Second+interruptGrace+2*killGrace+30*time.Second {
-		t.Errorf("run took %v after a 3s timeout", d)
+	if d := time.Since(start); d > 12*time.Second+interruptGrace+2*killGrace+30*time.Second {
+		t.Errorf("run took %v after a 12s timeout", d)
 	}
 	// The kernel runs in the notebook's folder: nothing may be left there.
 	time.Sleep(time.Second)

@@ -50,7 +50,9 @@ func LayerNorm(x *graph.Node, p LayerNormParams) *graph.Node {
 	mean := graph.ReduceAndKeep(x, graph.ReduceMean, -1)                          // Shape: [..., 1]
 	centered := graph.Sub(x, mean)                                                // Shape: [..., d_model]
 	variance := graph.ReduceAndKeep(graph.Square(centered), graph.ReduceMean, -1) // Shape: [..., 1]
-	normed := graph.Mul(centered, graph.Rsqrt(graph.AddScalar(variance, LayerNormEpsilon)))
+	// Divide by the square root rather than multiply by Rsqrt: GoMLX
+	// v0.28.8 has no gradient for Rsqrt, and models train through here.
+	normed := graph.Div(centered, graph.Sqrt(graph.AddScalar(variance, LayerNormEpsilon))) // Shape: [..., d_model]
 	return graph.Add(graph.Mul(normed, lastAxis(p.Gamma, x.Rank())), lastAxis(p.Beta, x.Rank()))
 }
 
