@@ -1,0 +1,38 @@
+package seq2seq
+
+import (
+	"testing"
+)
+
+// BenchmarkLesson06 trains lesson 06's two models (make bench; one
+// iteration takes about a minute and a half) and reports the training time
+// and the accuracy at the longest length, so that a slower backend or a
+// model that stopped learning shows up as a regression.
+//
+//	go test -run XXX -bench Lesson06 -benchtime 1x ./lib/seq2seq
+func BenchmarkLesson06(b *testing.B) {
+	b.Setenv("COURSE_CACHE", b.TempDir())
+	x := Lesson06
+	x.Quiet = true
+	for b.Loop() {
+		for _, att := range []bool{false, true} {
+			cfg := x.Config(att)
+			tr, err := x.Train(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := x.Curve(tr, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := "no-attn"
+			if att {
+				name = "attn"
+			}
+			b.ReportMetric(tr.History.Wall.Seconds(), name+"-train-s")
+			b.ReportMetric(float64(tr.History.Wall.Milliseconds())/float64(x.Steps), name+"-ms/step")
+			b.ReportMetric(100*c.At(x.Width).Token, name+"-acc%@12")
+			b.ReportMetric(100*c.At(x.MinLen+2).Token, name+"-acc%@4")
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package train
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// xorData is the four XOR examples, repeated: no line separates them, so a
+// model that learns them needs its hidden layer.
+func xorData() *Dataset {
+	var x, y []float32
+	for range 16 {
+		for _, p := range [][3]float32{{0, 0, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 0}} {
+			x = append(x, p[0], p[1])
+			y = append(y, p[2])
+		}
+	}
+	return &Dataset{Name: "xor", Inputs: []Column{Floats(x, 2)}, Labels: []Column{Floats(y)}}
+}
+
+// mlp is a 2 → 8 (tanh) → 1 network returning logits [batch].
+func mlp(scope *model.Scope, in []*graph.Node) []*graph.Node {
+	x := in[0]
+	g := x.Graph()
+	l1 := scope.In("l1")
+	w1 := l1.VariableWithShape("w", shapes.Make(dtypes.Float32, 2, 8)).NodeValue(g)
+	b1 := l1.VariableWithShape("b", shapes.Make(dtypes.Float32, 8)).NodeValue(g)
+	w2 := scope.In("l2").VariableWithShape("w", shapes.Make(dtypes.Float32, 8, 1)).NodeValue(g)
+	h := graph.Tanh(graph.Add(graph.MatMul(x, w1), graph.InsertAxes(b1, 0)))   // Shape: [batch, 2] x [2, 8] → [batch, 8]
+	return []*graph.Node{graph.Reshape(graph.MatMul(h, w2), x.Shape().Dim(0))} // Shape: [batch, 8] x [8, 1] → [batch]
+}
+
+// bce is the binary cross-entropy of logits, written out.
+func bce(labels, preds []*graph.Node) *graph.Node {
+	y, z := labels[0], preds[0]
+	// log(1 + e^z) − y·z, the stable form of −y·log σ(z) − (1−y)·log(1−σ(z)).
+	softplus := graph.Log1P(graph.Exp(z))
+	return graph.ReduceAllMean(graph.Sub(softplus, graph.Mul(y, z)))
+}
+
+func predictXOR(t *testing.T, tr *Trained) []float32 {
+	t.Helper()
+	in := tensors.FromFlatDataAndDimensions([]float32{0, 0, 0, 1, 1, 0, 1, 1}, 4, 2)
+	out, err := tr.Predict(mlp, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tensors.MustCopyFlatData[float32](out[0])
+}
+
+func TestFitLearnsXORAndReloads(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	var out bytes.Buffer
+	cfg := Config{Name: "xor-test", Steps: 300, BatchSize: 16, LearningRate: 0.05, Seed: 3, Out: &out}
+	tr, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(tr.History.Loss); got != 300 {
+		t.Errorf("history has %d losses, want 300", got)
+	}
+	if tr.History.Params != 2*8+8+8 {
+		t.Errorf("Params = %d, want %d", tr.History.Params, 2*8+8+8)
+	}
+	if l := tr.History.FinalLoss(); l > 0.1 {
+		t.Errorf("final loss %.4f, want < 0.1 (XOR not learned)", l)
+	}
+	if !strings.Contains(out.String(), "xor-test: 300 steps") {
+		t.Errorf("summary line = %q, want it to start with the name and steps", out.String())
+	}
+	got := predictXOR(t, tr)
+	for i, want := range []float32{0, 1, 1, 0} {
+		if (got[i] > 0) != (want == 1) {
+			t.Errorf("XOR example %d: logit %.3f, want the sign of label %v", i, got[i], want)
+		}
+	}
+
+	loaded, err := Load("xor-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded.Loaded || len(loaded.History.Loss) != 300 {
+		t.Errorf("Load: Loaded=%v, %d losses; want true, 300", loaded.Loaded, len(loaded.History.Loss))
+	}
+	again := predictXOR(t, loaded)
+	for i := range got {
+		if got[i] != again[i] {
+			t.Errorf("prediction %d after reload = %v, before = %v; want identical", i, again[i], got[i])
+		}
+	}
+}
+
+func TestFitIsDeterministic(t *testing.T) {
+	cfg := Config{Steps: 40, BatchSize: 8, LearningRate: 0.05, Seed: 9, Quiet: true}
+	a, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.History.Loss {
+		if a.History.Loss[i] != b.History.Loss[i] {
+			t.Fatalf("step %d: loss %v then %v with the same seed, want equal", i, a.History.Loss[i], b.History.Loss[i])
+		}
+	}
+	cfg.Seed = 10
+	c, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.History.Loss[0] == a.History.Loss[0] {
+		t.Errorf("seeds 9 and 10 gave the same first loss %v: the seed does not reach the weights", a.History.Loss[0])
+	}
+}
+
+func TestLoadWithoutTrainingSaysWhatToDo(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	_, err := Load("never-trained")
+	if !errors.Is(err, ErrNotTrained) || !strings.Contains(err.Error(), "run the cell that trains it") {
+		t.Errorf("Load error = %v, want ErrNotTrained and a hint", err)
+	}
+}
+
+func TestBatchesAreSeededAndCoverEveryExample(t *testing.T) {
+	ids := make([]int32, 10)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	d := &Dataset{Name: "ids", Inputs: []Column{Ints(ids)}, Labels: []Column{Ints(ids)}}
+	take := func(seed uint64, n int) []int32 {
+		b, err := d.Batches(4, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int32
+		for batch := range b.Iter() {
+			in := tensors.MustCopyFlatData[int32](batch.Inputs[0])
+			lab := tensors.MustCopyFlatData[int32](batch.Labels[0])
+			if fmt.Sprint(in) != fmt.Sprint(lab) {
+				t.Fatalf("inputs %v and labels %v of a batch are different examples", in, lab)
+			}
+			got = append(got, in...)
+			if len(got) >= n {
+				return got
+			}
+		}
+		return got
+	}
+	a, b, c := take(1, 20), take(1, 20), take(2, 20)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("seed 1 gave %v then %v, want the same order", a, b)
+	}
+	if fmt.Sprint(a) == fmt.Sprint(c) {
+		t.Errorf("seeds 1 and 2 gave the same order %v", a)
+	}
+	for epoch := range 2 {
+		seen := map[int32]bool{}
+		for _, v := range a[epoch*10 : epoch*10+10] {
+			seen[v] = true
+		}
+		if len(seen) != 10 {
+			t.Errorf("epoch %d visits %d distinct examples, want all 10: %v", epoch, len(seen), a[epoch*10:epoch*10+10])
+		}
+	}
+}
+
+func TestDatasetLenErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		d    *Dataset
+		want string
+	}{
+		{"ragged", &Dataset{Name: "r", Inputs: []Column{Ints(make([]int32, 7), 2)}}, "not a multiple"},
+		{"mismatch", &Dataset{Name: "m", Inputs: []Column{Ints(make([]int32, 6), 2)}, Labels: []Column{Floats(make([]float32, 4))}}, "column 0 has 3"},
+		{"empty", &Dataset{Name: "e"}, "empty"},
+	}
+	for _, c := range cases {
+		if _, err := c.d.Len(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Len error = %v, want it to mention %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestSmooth(t *testing.T) {
+	got := smooth([]float64{4, 2, 6, 8}, 2)
+	want := []float64{4, 3, 4, 7}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("smooth[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestProgressHTML(t *testing.T) {
+	h := &History{Name: "demo <1>", Steps: 100, Loss: []float64{2, 1.5, 1.2, 1, 0.9, 0.8}, Compile: time.Second}
+	got := progressHTML(h, 3*time.Second, false)
+	for _, want := range []string{"demo &lt;1&gt;: step 6/100, loss 0.8000", "left", `<img alt="loss curve" src="data:image/png;base64,`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("progress HTML %.200q… lacks %q", got, want)
+		}
+	}
+	if strings.Contains(progressHTML(&History{Name: "x", Steps: 5, Loss: []float64{1}}, time.Second, false), "<img") {
+		t.Error("progress HTML has a loss curve after one step, want text only")
+	}
+}
