@@ -37,6 +37,8 @@ const staleAdvice = "run `make notebooks` and commit the result"
 func runBuild(e *env, fs *flag.FlagSet, args []string) error {
 	lessonsFlag := fs.String("lessons", "lessons", "read the lesson sources from `DIR`")
 	outFlag := fs.String("out", "notebooks", "write the notebooks to `DIR`")
+	exFlag := fs.String("exercises", "lessons/exercises", "read the exercise sources from `DIR` (skipped when only -lessons or -out is given)")
+	exOutFlag := fs.String("exercises-out", ".", "write the exercise and solution notebooks to `DIR`/exercises and DIR/solutions")
 	check := fs.Bool("check", false, "write nothing; fail if the committed notebooks are out of date")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err
@@ -48,18 +50,63 @@ func runBuild(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	l := layout{root: root, lessons: inRoot(root, *lessonsFlag), out: inRoot(root, *outFlag)}
-	if l.lessons == l.out {
-		return usageErrorf("-out must not be the lessons folder %s", l.display(l.lessons))
-	}
-	builds, err := buildAll(l, notebook.Default)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	withExercises := set["exercises"] || set["exercises-out"] || !(set["lessons"] || set["out"])
+	targets, err := buildTargets(root, *lessonsFlag, *outFlag, *exFlag, *exOutFlag, withExercises)
 	if err != nil {
 		return err
 	}
-	if *check {
-		return checkBuilds(e, l, builds)
+	var errs []error
+	for _, t := range targets {
+		builds, err := buildAll(t.layout, t.builder)
+		if err != nil {
+			return err
+		}
+		if *check {
+			err = checkBuilds(e, t.layout, builds)
+		} else {
+			err = writeBuilds(e, t.layout, builds)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return writeBuilds(e, l, builds)
+	if len(errs) > 0 {
+		if *check {
+			return errFailed
+		}
+		return errors.Join(errs...)
+	}
+	return nil
+}
+
+// target is one flavour of notebooks: where its sources are, where its
+// notebooks go, and how they are built.
+type target struct {
+	layout  layout
+	builder notebook.Builder
+}
+
+// buildTargets returns the lessons' notebooks and, with exercises, the
+// exercise and solution notebooks built from the exercise sources.
+func buildTargets(root, lessons, out, exercises, exercisesOut string, withExercises bool) ([]target, error) {
+	l := layout{root: root, lessons: inRoot(root, lessons), out: inRoot(root, out)}
+	if l.lessons == l.out {
+		return nil, usageErrorf("-out must not be the lessons folder %s", l.display(l.lessons))
+	}
+	ts := []target{{l, notebook.Default}}
+	if !withExercises {
+		return ts, nil
+	}
+	src, dst := inRoot(root, exercises), inRoot(root, exercisesOut)
+	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
+		return ts, nil
+	}
+	return append(ts,
+		target{layout{root: root, lessons: src, out: filepath.Join(dst, "exercises")}, exerciseBuilder(notebook.Exercises)},
+		target{layout{root: root, lessons: src, out: filepath.Join(dst, "solutions")}, exerciseBuilder(notebook.Solutions)},
+	), nil
 }
 
 // layout locates the course's folders.

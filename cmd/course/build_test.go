@@ -174,29 +174,35 @@ func TestBuildWarnsAboutOrphans(t *testing.T) {
 	}
 }
 
-// TestCommittedNotebooksUpToDate builds the course's lessons in memory and
-// compares them with the committed notebooks, like `build -check`.
+// TestCommittedNotebooksUpToDate builds the course's lessons and exercise
+// sources in memory and compares them with the committed notebooks,
+// exercises and solutions, like `build -check`.
 func TestCommittedNotebooksUpToDate(t *testing.T) {
 	root, err := findRoot(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := layout{root: root, lessons: filepath.Join(root, "lessons"), out: filepath.Join(root, "notebooks")}
-	if sources, _ := filepath.Glob(filepath.Join(l.lessons, "*.md")); len(sources) == 0 {
+	if sources, _ := filepath.Glob(filepath.Join(root, "lessons", "*.md")); len(sources) == 0 {
 		t.Skip("no lessons/*.md yet")
 	}
-	builds, err := buildAll(l, notebook.Default)
+	targets, err := buildTargets(root, "lessons", "notebooks", "lessons/exercises", ".", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := problems(l, builds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range msgs {
-		t.Error(m)
-	}
-	if len(msgs) > 0 {
-		t.Log(staleAdvice)
+	for _, tg := range targets {
+		builds, err := buildAll(tg.layout, tg.builder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, err := problems(tg.layout, builds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			t.Error(m)
+		}
+		if len(msgs) > 0 {
+			t.Log(staleAdvice)
+		}
 	}
 }

@@ -14,6 +14,7 @@
 //
 //	build   build notebooks/*.ipynb from lessons/*.md (-check: verify only)
 //	run     execute notebooks headless with Jupyter and GoNB, report failed cells
+//	grade   grade a folder of submitted exercise notebooks: gradebook CSV and feedback
 //	site    build the static HTML edition: every notebook executed and rendered
 //	help    show help for the course tool or one of its commands
 //
@@ -67,7 +68,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because help refers to
 	// commands.
-	commands = []*command{buildCommand, runCommand, siteCommand, helpCommand}
+	commands = []*command{buildCommand, runCommand, gradeCommand, siteCommand, helpCommand}
 }
 
 // Exit statuses.

@@ -37,6 +37,11 @@ errors: panics, compile errors, non-zero exit statuses. The default is every
 notebooks/*.ipynb of the course, in order. Each kernel starts in the
 notebook's own folder. A notebook still running after -timeout is stopped:
 its kernel is interrupted, so the cell that was running shows as failed.
+Exercise and solution notebooks (exercises/, solutions/) are also
+checked against their lib/check reports: every check cell must print its
+"points: X/Y" line, and in a solution notebook X must equal Y. In an
+exercise notebook the stubs panic with "TODO"; the checks catch the panic
+and report "not done yet", which is expected and does not fail the run.
 Run fails if a notebook fails, times out or cannot be executed. The
 executed notebooks are thrown away unless -keep says where to write them.
 
@@ -262,6 +267,9 @@ func (r *runner) run(ctx context.Context, path, outDir string) result {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	if dir := filepath.Base(filepath.Dir(path)); dir == "exercises" || dir == "solutions" {
+		name = dir + "-" + name // exercises/01-x and solutions/01-x side by side in -keep
+	}
 	out := filepath.Join(outDir, name+".ipynb")
 	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return result{err: err}
@@ -310,6 +318,9 @@ func (res result) report(w io.Writer, name string) bool {
 	if res.nb != nil {
 		failures = notebook.Failures(res.nb)
 		failures = append(failures, notebook.MissingFigures(res.nb, "viz.Show")...)
+		if f := notebook.Flavour(res.nb); f != "" {
+			failures = append(failures, notebook.CheckFailures(res.nb, f == "solution")...)
+		}
 		slices.SortFunc(failures, func(a, b notebook.Failure) int { return a.Cell - b.Cell })
 	}
 	if res.err == nil && len(failures) == 0 {

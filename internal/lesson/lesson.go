@@ -8,6 +8,9 @@
 //     cell; its content is kept verbatim, without the fences.
 //   - Every other fenced block (```go noexec, ```python, ```text, …) stays
 //     part of the surrounding Markdown: it is shown, not run.
+//   - A block whose info string is "go exercise=ID points=N" or
+//     "go check=ID" is a code cell too: an exercise or its check (see
+//     [Exercise] and [Solution]).
 //   - Everything else is Markdown. Contiguous Markdown becomes one Markdown
 //     cell, split before every "# " and "## " heading so that each section
 //     starts a new cell. Blank lines around a cell are trimmed and empty
@@ -51,6 +54,11 @@ type Cell struct {
 	// Line is the 1-based line of the source file where the cell starts (the
 	// opening fence for code cells), or 0 for cells added by a Transform.
 	Line int
+	// Exercise and Points are set for an exercise cell (```go exercise=ID
+	// points=N), Check for a check cell (```go check=ID); see exercise.go.
+	Exercise string
+	Points   int
+	Check    string
 }
 
 // Lesson is a parsed lesson source.

@@ -75,8 +75,15 @@ func (f fence) closes(line string) bool {
 	return n >= f.length && strings.TrimSpace(rest[n:]) == ""
 }
 
-// isCode reports whether the fenced block becomes a code cell.
-func (f fence) isCode() bool { return f.info == "go" }
+// isCode reports whether the fenced block becomes a code cell: "go", or
+// "go" followed by exercise or check attributes.
+func (f fence) isCode() bool {
+	if f.info == "go" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(f.info, "go ")
+	return ok && (strings.HasPrefix(strings.TrimSpace(rest), "exercise=") || strings.HasPrefix(strings.TrimSpace(rest), "check="))
+}
 
 // unindent removes up to f.indent leading spaces from a content line, as
 // CommonMark does for indented fences.
@@ -109,6 +116,7 @@ type parser struct {
 
 	open *fence   // the fenced block being read, if any
 	code []string // content of the open block, if it is a code cell
+	err  error    // the first error found
 }
 
 // parseCells splits a normalised source into cells and finds its title.
@@ -123,6 +131,9 @@ func parseCells(name, text string) ([]Cell, string, error) {
 			Msg: "unclosed code fence " + strings.Repeat(string(p.open.char), p.open.length)}
 	}
 	p.flushMarkdown()
+	if p.err != nil {
+		return nil, "", p.err
+	}
 	return p.cells, p.title, nil
 }
 
@@ -131,7 +142,11 @@ func (p *parser) line(line string, lineNo int) {
 	switch {
 	case p.open != nil && p.open.closes(line):
 		if p.open.isCode() {
-			p.cells = append(p.cells, Cell{Kind: Code, Source: strings.Join(p.code, "\n"), Line: p.open.line})
+			c := Cell{Kind: Code, Source: strings.Join(p.code, "\n"), Line: p.open.line}
+			if err := parseAttributes(p.name, *p.open, &c); err != nil && p.err == nil {
+				p.err = err
+			}
+			p.cells = append(p.cells, c)
 		} else {
 			p.addMarkdown(line, lineNo)
 		}

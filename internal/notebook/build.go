@@ -21,7 +21,20 @@ type Builder struct {
 	// Transforms are applied in order to a copy of the lesson before its
 	// cells are converted.
 	Transforms []lesson.Transform
+	// Flavour, when set, is recorded in the notebook metadata as
+	// course.flavour: "exercise" or "solution" (see [CheckFailures]).
+	Flavour string
 }
+
+// Exercises and Solutions are the Builders of the notebooks in exercises/
+// and solutions/, built from lessons/exercises/: stubs for learners, and
+// the worked solutions. Exercise and check cells carry their id in the
+// cell metadata {"course": {"exercise": ID, "points": N}} or {"course":
+// {"check": ID}}.
+var (
+	Exercises = Builder{Transforms: []lesson.Transform{lesson.InsertSetup, lesson.Exercise}, Flavour: "exercise"}
+	Solutions = Builder{Transforms: []lesson.Transform{lesson.InsertSetup, lesson.Solution}, Flavour: "solution"}
+)
 
 // Default is the Builder of the notebooks in notebooks/: the lesson's cells
 // with the setup cell after the title.
@@ -36,9 +49,18 @@ func (b Builder) Build(l *lesson.Lesson) (*Notebook, error) {
 		return nil, err
 	}
 	nb := &Notebook{Metadata: Metadata(l.Path), NBFormatMinor: 5}
+	if b.Flavour != "" {
+		nb.Metadata["course"].(map[string]any)["flavour"] = b.Flavour
+	}
 	ids := make(map[string]int)
 	for _, lc := range l.Cells {
 		c := Cell{Type: string(lc.Kind), Source: lc.Source, Metadata: map[string]any{}}
+		switch {
+		case lc.Exercise != "":
+			c.Metadata["course"] = map[string]any{"exercise": lc.Exercise, "points": lc.Points}
+		case lc.Check != "":
+			c.Metadata["course"] = map[string]any{"check": lc.Check}
+		}
 		id := CellID(l.Slug, c.Type, c.Source)
 		ids[id]++
 		if n := ids[id]; n > 1 {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/attention-in-go/course/internal/grade"
+)
+
+var gradeCommand = &command{
+	name:    "grade",
+	args:    "[-assignment SOURCE] [-out DIR] [-j N] [-timeout 60s] [-memory 2048] SUBMISSIONS_DIR",
+	summary: "grade a folder of submitted exercise notebooks: gradebook CSV and feedback",
+	help: `
+Grade grades learners' exercise notebooks (exercises/NN-slug.ipynb, filled
+in) with the checks of lib/check, including hidden cases the learners never
+see. The workflow:
+
+  1. hand out exercises/NN-slug.ipynb; learners return the notebook
+  2. put the notebooks in one folder, one file per learner
+     (alice.ipynb, bob.ipynb, …) or one folder per learner (alice/, bob/…,
+     each with its notebook); the file or folder name is the learner's
+  3. go run ./cmd/course grade SUBMISSIONS_DIR
+  4. read OUT/gradebook.csv (learner, exercise, points, max_points,
+     status; one "total" row per learner) and send each learner
+     OUT/feedback/LEARNER.md
+
+The assignment is read from the notebooks' metadata (course.source), or
+given with -assignment lessons/exercises/NN-slug.md. Each exercise is
+compiled from the learner's cells with the grader's own main and run in a
+separate process with a time and memory limit, in an empty folder; the
+process only computes the learner's function on the grader's inputs, and
+the grader compares the outputs with the reference. The notebook's check
+cells are never run: editing them, printing "PASS", exiting or panicking
+earns nothing. A broken notebook, a missing exercise cell, a compile error,
+a panic, an endless loop or a huge allocation scores 0 on the exercises it
+affects, with the reason in the feedback. An exercise whose code calls
+the course library that implements it (lib/attention for attention, …)
+is flagged: 0 points, status "flagged: uses …".
+
+Results are cached in OUT/.cache by the hash of each submission: running
+again gives the same gradebook at once, and an interrupted run resumes
+where it stopped. Delete OUT/.cache to regrade everything. Every file is
+written atomically.`,
+	run: runGrade,
+}
+
+func runGrade(e *env, fs *flag.FlagSet, args []string) error {
+	assignment := fs.String("assignment", "", "the exercise `SOURCE`, e.g. lessons/exercises/01-scaled-dot-product-attention.md (default: from the notebooks' metadata)")
+	out := fs.String("out", "", "write the gradebook, feedback and cache to `DIR` (default: SUBMISSIONS_DIR/graded)")
+	jobs := fs.Int("j", max(1, runtime.NumCPU()/2), "grade `N` submissions in parallel")
+	timeout := fs.Duration("timeout", 60*time.Second, "time limit of one exercise's run (all its cases)")
+	memory := fs.Int("memory", 2048, "memory limit of one exercise's run, in `MiB` of address space")
+	if err := e.parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() == 0:
+		return usageErrorf("missing SUBMISSIONS_DIR: the folder of submitted notebooks")
+	case fs.NArg() > 1:
+		return usageErrorf("one SUBMISSIONS_DIR, got %d arguments: %s", fs.NArg(), strings.Join(fs.Args(), " "))
+	case *jobs < 1:
+		return usageErrorf("-j %d: want at least 1", *jobs)
+	case *timeout < time.Second:
+		return usageErrorf("-timeout %v is too short", *timeout)
+	case *memory < 256:
+		return usageErrorf("-memory %d MiB is too small for a Go program (at least 256)", *memory)
+	}
+	dir := fs.Arg(0)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(e.dir, dir)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("%s is not a folder of submissions", fs.Arg(0))
+	}
+	root, err := findRoot(e.dir)
+	if err != nil {
+		return err
+	}
+	src := *assignment
+	if src == "" {
+		src, err = grade.InferAssignment(dir)
+		if errors.Is(err, grade.ErrNoAssignment) {
+			return usageErrorf("%v: give -assignment lessons/exercises/NN-slug.md", err)
+		}
+		if err != nil {
+			return err
+		}
+	} else if filepath.IsAbs(src) {
+		if rel, err := filepath.Rel(root, src); err == nil {
+			src = rel
+		}
+	}
+	a, err := grade.LoadAssignment(root, src)
+	if err != nil {
+		return err
+	}
+	outDir := *out
+	if outDir == "" {
+		outDir = filepath.Join(dir, "graded")
+	} else if !filepath.IsAbs(outDir) {
+		outDir = filepath.Join(e.dir, outDir)
+	}
+	fmt.Fprintf(e.stdout, "grading %s on %s (%d exercises)\n", display(e.dir, dir), a.Source, len(a.Exercises))
+	gs, err := grade.Grade(e.ctx, dir, a, grade.Options{Root: root, Module: modulePath, Out: outDir, Jobs: *jobs,
+		Timeout: *timeout, Memory: int64(*memory) << 20, Log: e.stdout})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d submissions: %s, feedback in %s\n", len(gs),
+		display(e.dir, filepath.Join(outDir, "gradebook.csv")), display(e.dir, filepath.Join(outDir, "feedback")))
+	return nil
+}

@@ -1,0 +1,45 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckFailures(t *testing.T) {
+	checkCell := func(stdout string) Cell {
+		c := Cell{Type: Code, Source: "%%\ncheck.F(F)", Metadata: map[string]any{"course": map[string]any{"check": "f"}}}
+		if stdout != "" {
+			c.Outputs = []Output{{Type: Stream, Name: "stdout", Text: stdout}}
+		}
+		return c
+	}
+	tests := []struct {
+		name   string
+		out    string
+		full   bool
+		failed string // "" when the cell passes
+	}{
+		{"full marks in a solution", "Exercise f\n  ✓ a\npoints: 2/2  — all cases pass\n", true, ""},
+		{"partial in a solution", "Exercise f\n  ✗ a: wrong\npoints: 1.5/2\n", true, "scores 1.5/2, want full points"},
+		{"not done in an exercise", "Exercise f\n  ✗ 3 cases not run\npoints: 0/2  — not done yet\n", false, ""},
+		{"no report", "hello\n", false, `printed no "points: X/Y" line`},
+		{"no output", "", true, `printed no "points: X/Y" line`},
+	}
+	for _, tc := range tests {
+		nb := &Notebook{Cells: []Cell{{Type: Code, Source: "x := 1"}, checkCell(tc.out)}}
+		fs := CheckFailures(nb, tc.full)
+		switch {
+		case tc.failed == "" && len(fs) > 0:
+			t.Errorf("%s: got failure %q, want none", tc.name, fs[0].Text)
+		case tc.failed != "" && (len(fs) != 1 || !strings.Contains(fs[0].Text, tc.failed) || fs[0].Cell != 2):
+			t.Errorf("%s: got %+v, want one failure in cell 2 containing %q", tc.name, fs, tc.failed)
+		}
+	}
+}
+
+func TestFlavour(t *testing.T) {
+	nb := &Notebook{Metadata: map[string]any{"course": map[string]any{"flavour": "solution"}}}
+	if Flavour(nb) != "solution" || Flavour(&Notebook{}) != "" {
+		t.Errorf("Flavour: got %q and %q", Flavour(nb), Flavour(&Notebook{}))
+	}
+}

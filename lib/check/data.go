@@ -1,0 +1,354 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+
+	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/random"
+)
+
+// This file holds the checks of the appendix's exercises: synthetic
+// sentences with validated parameters, a padded batch with its padding
+// mask, and pandas-style summary statistics.
+
+// SentencesIn is an input of the synthetic-sentences exercise.
+type SentencesIn struct {
+	Count, Vocab, MaxLen int
+	Seed                 uint32
+}
+
+// SentencesOut is what the check learns from the learner's generator: the
+// sentences, whether it returned an error, and whether a second call with
+// the same seed gave the same sentences. The reference fills only the
+// parameters (Want…) and Err: the sentences are random, so the check
+// verifies their constraints instead of their values.
+type SentencesOut struct {
+	Sentences            [][]int
+	Err, Same            bool
+	Count, Vocab, MaxLen int
+	Coverage             bool // enough tokens that every id and length should appear
+}
+
+type sentencesFunc = func(count, vocabSize, maxLen int, seed uint32) ([][]int, error)
+
+func compareSentences(got, want SentencesOut) *Diff {
+	switch {
+	case want.Err && !got.Err:
+		return &Diff{Msg: fmt.Sprintf("count %d, vocab size %d, max length %d are invalid: expected an error, got sentences", want.Count, want.Vocab, want.MaxLen)}
+	case want.Err:
+		return nil
+	case got.Err:
+		return &Diff{Msg: fmt.Sprintf("count %d, vocab size %d, max length %d are valid: expected sentences, got an error", want.Count, want.Vocab, want.MaxLen)}
+	case len(got.Sentences) != want.Count:
+		return &Diff{Where: "number of sentences", Want: fmt.Sprint(want.Count), Got: fmt.Sprint(len(got.Sentences))}
+	}
+	lengths, tokens := map[int]bool{}, map[int]bool{}
+	for i, s := range got.Sentences {
+		if len(s) < 1 || len(s) > want.MaxLen {
+			return &Diff{Where: fmt.Sprintf("sentence %d, length", i), Want: fmt.Sprintf("1 … %d", want.MaxLen), Got: fmt.Sprint(len(s))}
+		}
+		lengths[len(s)] = true
+		for j, t := range s {
+			if t < 1 || t >= want.Vocab {
+				return &Diff{Where: fmt.Sprintf("sentence %d, position %d", i, j), Want: fmt.Sprintf("a token id in 1 … %d", want.Vocab-1), Got: fmt.Sprint(t)}
+			}
+			tokens[t] = true
+		}
+	}
+	if !got.Same {
+		return &Diff{Msg: "two calls with the same seed gave different sentences: draw every number from random.New(seed)"}
+	}
+	if want.Coverage {
+		if !lengths[want.MaxLen] || !lengths[1] {
+			return &Diff{Msg: fmt.Sprintf("in %d sentences no sentence has length 1 or %d: lengths must run over 1 … maxLen, both included", want.Count, want.MaxLen)}
+		}
+		if !tokens[want.Vocab-1] || !tokens[1] {
+			return &Diff{Msg: fmt.Sprintf("in %d sentences the token id 1 or %d never appears: ids must run over 1 … vocabSize−1, both included", want.Count, want.Vocab-1)}
+		}
+	}
+	return nil
+}
+
+var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]{
+	ID: "synthetic-sentences", Title: "synthetic sentences with validated parameters", Points: 3,
+	Signature: "func GenerateSentences(count, vocabSize, maxLen int, seed uint32) ([][]int, error)",
+	Call: func(f sentencesFunc, in SentencesIn) SentencesOut {
+		s, err := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
+		again, err2 := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
+		return SentencesOut{Sentences: s, Err: err != nil, Same: (err == nil) == (err2 == nil) && reflect.DeepEqual(s, again)}
+	},
+	Reference: func(in SentencesIn) SentencesOut {
+		return SentencesOut{Err: reference.SentenceParamsError(in.Count, in.Vocab, in.MaxLen) != nil,
+			Count: in.Count, Vocab: in.Vocab, MaxLen: in.MaxLen, Coverage: in.Count*(in.MaxLen+1)/2 >= 40*in.Vocab && in.Count >= 40*in.MaxLen}
+	},
+	Cases: func() []Case[SentencesIn] {
+		return []Case[SentencesIn]{
+			{"the source's 100 sentences, vocabulary 50, at most 10 tokens", SentencesIn{100, 50, 10, 42}},
+			{"2,000 sentences, vocabulary 5, at most 4 tokens", SentencesIn{2000, 5, 4, 1}},
+			{"vocabulary 2: one token besides padding", SentencesIn{20, 2, 3, 7}},
+			{"max length 1", SentencesIn{10, 30, 1, 3}},
+			{"count 0 (error)", SentencesIn{0, 50, 10, 1}},
+			{"negative count (error)", SentencesIn{-5, 50, 10, 1}},
+			{"vocab size 1 (error: only padding)", SentencesIn{10, 1, 10, 1}},
+			{"max length 0 (error)", SentencesIn{10, 50, 0, 1}},
+		}
+	},
+	Hidden: func() []Case[SentencesIn] {
+		return []Case[SentencesIn]{
+			{"3,000 sentences, vocabulary 3, at most 7 tokens", SentencesIn{3000, 3, 7, 9}},
+			{"vocab size 0 (error)", SentencesIn{10, 0, 10, 1}},
+			{"negative max length (error)", SentencesIn{10, 10, -1, 1}},
+		}
+	},
+	Compare: compareSentences,
+	Hints: []Hint[SentencesIn, SentencesOut]{
+		{Name: "no-validation", Message: "validate the parameters first: return nil and an error when count < 1, vocabSize < 2 or maxLen < 1",
+			Detect: func(in SentencesIn, got SentencesOut) bool {
+				return !got.Err && reference.SentenceParamsError(in.Count, in.Vocab, in.MaxLen) != nil
+			}},
+		{Name: "padding-token", Message: "id 0 is padding: draw token ids from 1 … vocabSize−1, not 0 … vocabSize−1",
+			Detect: func(_ SentencesIn, got SentencesOut) bool {
+				return hasToken(got.Sentences, func(t int) bool { return t == 0 })
+			}},
+		{Name: "empty-sentence", Message: "a sentence has at least 1 token: draw the length from 1 … maxLen, not 0 … maxLen",
+			Detect: func(_ SentencesIn, got SentencesOut) bool {
+				for _, s := range got.Sentences {
+					if len(s) == 0 {
+						return true
+					}
+				}
+				return false
+			}},
+		{Name: "exclusive-upper-bound", Message: "both ends are included: lengths 1 … maxLen and ids 1 … vocabSize−1 — an integer in [lo, hi] is lo + int(r.Float64()·(hi−lo+1))",
+			Detect: func(in SentencesIn, got SentencesOut) bool {
+				if got.Err || len(got.Sentences) != in.Count {
+					return false
+				}
+				longest, top := 0, 0
+				for _, s := range got.Sentences {
+					longest = max(longest, len(s))
+					for _, t := range s {
+						top = max(top, t)
+					}
+				}
+				return longest == in.MaxLen-1 || top == in.Vocab-2
+			}},
+		{Name: "not-seeded", Message: "the same seed must give the same sentences: use random.New(seed), not the time or a global generator",
+			Detect: func(_ SentencesIn, got SentencesOut) bool { return !got.Err && !got.Same }},
+	},
+	Deny: []string{"lib/data"},
+})
+
+func hasToken(s [][]int, bad func(int) bool) bool {
+	for _, row := range s {
+		for _, t := range row {
+			if bad(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// GenerateSentences checks the learner's GenerateSentences: random
+// sentences of 1…maxLen ids in 1…vocabSize−1, deterministic for a seed,
+// and an error for bad parameters.
+func GenerateSentences(f func(count, vocabSize, maxLen int, seed uint32) ([][]int, error)) *Result {
+	return sentencesSpec.Check(f)
+}
+
+// PadBatchIn is an input of the padding exercise.
+type PadBatchIn struct {
+	Sentences [][]int
+	PadID     int
+}
+
+// PadBatchOut is PadBatch's result, and whether it changed its input.
+type PadBatchOut struct {
+	IDs          [][]int
+	Mask         [][]bool
+	InputChanged bool
+}
+
+type padBatchFunc = func(sentences [][]int, padID int) (ids [][]int, mask [][]bool)
+
+func comparePadBatch(got, want PadBatchOut) *Diff {
+	if got.InputChanged {
+		return &Diff{Msg: "the input sentences were changed: build new rows instead of appending to the caller's slices"}
+	}
+	if len(got.IDs) != len(want.IDs) || len(got.Mask) != len(want.Mask) {
+		return &Diff{Msg: fmt.Sprintf("wrong shape: expected %d rows of ids and of mask, got %d and %d", len(want.IDs), len(got.IDs), len(got.Mask))}
+	}
+	for i := range want.IDs {
+		if len(got.IDs[i]) != len(want.IDs[i]) || len(got.Mask[i]) != len(want.Mask[i]) {
+			return &Diff{Msg: fmt.Sprintf("wrong shape: row %d has %d ids and %d mask values, expected %d (the longest sentence)", i, len(got.IDs[i]), len(got.Mask[i]), len(want.IDs[i]))}
+		}
+		for j := range want.IDs[i] {
+			if got.IDs[i][j] != want.IDs[i][j] {
+				return &Diff{Where: fmt.Sprintf("ids, row %d, position %d", i, j), Want: fmt.Sprint(want.IDs[i][j]), Got: fmt.Sprint(got.IDs[i][j])}
+			}
+			if got.Mask[i][j] != want.Mask[i][j] {
+				return &Diff{Where: fmt.Sprintf("mask, row %d, position %d", i, j), Want: fmt.Sprint(want.Mask[i][j]), Got: fmt.Sprint(got.Mask[i][j])}
+			}
+		}
+	}
+	return nil
+}
+
+var padBatchSpec = Register(&Exercise[padBatchFunc, PadBatchIn, PadBatchOut]{
+	ID: "pad-batch", Title: "a padded batch and its padding mask", Points: 2,
+	Signature: "func PadBatch(sentences [][]int, padID int) (ids [][]int, mask [][]bool)",
+	Call: func(f padBatchFunc, in PadBatchIn) PadBatchOut {
+		before := fmt.Sprint(in.Sentences)
+		ids, mask := f(in.Sentences, in.PadID)
+		return PadBatchOut{IDs: ids, Mask: mask, InputChanged: fmt.Sprint(in.Sentences) != before}
+	},
+	Reference: func(in PadBatchIn) PadBatchOut {
+		ids, mask := reference.PadBatch(in.Sentences, in.PadID)
+		return PadBatchOut{IDs: ids, Mask: mask}
+	},
+	Cases: func() []Case[PadBatchIn] {
+		return []Case[PadBatchIn]{
+			{"three sentences of lengths 3, 1, 2", PadBatchIn{[][]int{{5, 6, 7}, {8}, {9, 3}}, 0}},
+			{"an empty sentence: a fully padded row", PadBatchIn{[][]int{{4, 2}, {}, {1}}, 0}},
+			{"all of the same length: no padding", PadBatchIn{[][]int{{1, 2}, {3, 4}}, 0}},
+			{"one sentence", PadBatchIn{[][]int{{7, 7, 7}}, 0}},
+			{"pad id 99", PadBatchIn{[][]int{{1}, {2, 3, 4}}, 99}},
+		}
+	},
+	Hidden: func() []Case[PadBatchIn] {
+		return []Case[PadBatchIn]{{"longest sentence last", PadBatchIn{[][]int{{1}, {}, {2, 3}, {4, 5, 6, 7}}, 0}}}
+	},
+	Compare: comparePadBatch,
+	Hints: []Hint[PadBatchIn, PadBatchOut]{
+		{Name: "mask-inverted", Message: "the mask is true where there is padding (the course's convention: true = masked), false on real tokens",
+			Detect: func(in PadBatchIn, got PadBatchOut) bool {
+				_, mask := reference.PadBatch(in.Sentences, in.PadID)
+				if len(got.Mask) != len(mask) {
+					return false
+				}
+				for i := range mask {
+					if len(got.Mask[i]) != len(mask[i]) {
+						return false
+					}
+					for j := range mask[i] {
+						if got.Mask[i][j] == mask[i][j] {
+							return false
+						}
+					}
+				}
+				return true
+			}},
+		{Name: "pad-id", Message: "fill with padID, the argument, not with 0",
+			Detect: func(in PadBatchIn, got PadBatchOut) bool {
+				return in.PadID != 0 && hasToken(got.IDs, func(t int) bool { return t == 0 })
+			}},
+		{Name: "input-changed", Message: "do not append to the caller's sentences: make a new row of the longest length and copy into it",
+			Detect: func(_ PadBatchIn, got PadBatchOut) bool { return got.InputChanged }},
+	},
+	Deny: []string{"lib/data", "lib/text.Pad"},
+})
+
+// PadBatch checks the learner's PadBatch: sentences padded to the longest
+// with padID and the padding mask (true = padding).
+func PadBatch(f func(sentences [][]int, padID int) (ids [][]int, mask [][]bool)) *Result {
+	return padBatchSpec.Check(f)
+}
+
+type describeFunc = func(values []float64) (mean, std, min, q25, median, q75, max float64)
+
+// DescribeIn is an input of the statistics exercise.
+type DescribeIn struct{ Values []float64 }
+
+var describeNames = []string{"mean", "std", "min", "25%", "50%", "75%", "max"}
+
+// describeVariant computes the statistics: population divides the
+// variance by n; nearest uses the nearest-rank quantile; unsorted takes
+// quantiles from the unsorted values.
+func describeVariant(population, nearest, unsorted bool) func(DescribeIn) []float64 {
+	return func(in DescribeIn) []float64 {
+		v := append([]float64(nil), in.Values...)
+		sorted := append([]float64(nil), v...)
+		sort.Float64s(sorted)
+		n := float64(len(v))
+		mean, ss := 0.0, 0.0
+		for _, x := range v {
+			mean += x / n
+		}
+		for _, x := range v {
+			ss += (x - mean) * (x - mean)
+		}
+		std := 0.0
+		switch {
+		case population:
+			std = math.Sqrt(ss / n)
+		case len(v) > 1:
+			std = math.Sqrt(ss / (n - 1))
+		}
+		src := sorted
+		if unsorted {
+			src = v
+		}
+		q := func(p float64) float64 {
+			pos := p * (n - 1)
+			if nearest {
+				return src[max(int(math.Ceil(p*n))-1, 0)]
+			}
+			lo := int(math.Floor(pos))
+			hi := min(lo+1, len(src)-1)
+			return src[lo] + (pos-float64(lo))*(src[hi]-src[lo])
+		}
+		return []float64{mean, std, sorted[0], q(0.25), q(0.5), q(0.75), sorted[len(sorted)-1]}
+	}
+}
+
+func compareDescribe(got, want []float64) *Diff {
+	for i := range want {
+		if d := Vector(tol)(got[i:i+1], want[i:i+1]); d != nil {
+			return &Diff{Where: describeNames[i], Want: d.Want, Got: d.Got}
+		}
+	}
+	return nil
+}
+
+var describeSpec = Register(&Exercise[describeFunc, DescribeIn, []float64]{
+	ID: "describe", Title: "summary statistics, as pandas' describe", Points: 2,
+	Signature: "func Describe(values []float64) (mean, std, min, q25, median, q75, max float64)",
+	Call: func(f describeFunc, in DescribeIn) []float64 {
+		a, b, c, d, e, g, h := f(in.Values)
+		return []float64{a, b, c, d, e, g, h}
+	},
+	Reference: describeVariant(false, false, false),
+	Cases: func() []Case[DescribeIn] {
+		return []Case[DescribeIn]{
+			{"1, 2, 3, 4", DescribeIn{[]float64{1, 2, 3, 4}}},
+			{"unsorted: 7, 1, 9, 3, 5", DescribeIn{[]float64{7, 1, 9, 3, 5}}},
+			{"one value", DescribeIn{[]float64{42}}},
+			{"repeated values", DescribeIn{[]float64{2, 2, 2, 8, 8, 1}}},
+			{"token ids 1…49, as the source's", DescribeIn{[]float64{32, 23, 10, 39, 44, 18, 25, 34, 17, 3, 20, 42, 1, 46, 28, 30, 24}}},
+		}
+	},
+	Hidden: func() []Case[DescribeIn] {
+		return []Case[DescribeIn]{{"30 random numbers", DescribeIn{random.New(131).Normal(1, 30)[0]}}}
+	},
+	Compare: compareDescribe,
+	Hints: []Hint[DescribeIn, []float64]{
+		{Name: "population-std", Message: "pandas' std is the sample standard deviation: divide by n − 1, not n (np.std's default)", Wrong: describeVariant(true, false, false)},
+		{Name: "unsorted-quantiles", Message: "sort (a copy of) the values before taking quantiles", Wrong: describeVariant(false, false, true)},
+		{Name: "nearest-rank", Message: "the quartiles interpolate linearly: at index q·(n−1), between the two neighbouring sorted values", Wrong: describeVariant(false, true, false)},
+		{Name: "one-value", Message: "with one value, n − 1 = 0: return std 0 instead of dividing by 0",
+			Detect: func(in DescribeIn, got []float64) bool {
+				return len(in.Values) == 1 && (math.IsNaN(got[1]) || math.IsInf(got[1], 0))
+			}},
+	},
+	Deny: []string{"lib/data"},
+})
+
+// Describe checks the learner's Describe: mean, sample standard deviation,
+// minimum, linearly interpolated quartiles and maximum.
+func Describe(f func(values []float64) (mean, std, min, q25, median, q75, max float64)) *Result {
+	return describeSpec.Check(f)
+}

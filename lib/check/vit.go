@@ -1,0 +1,322 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/random"
+	"github.com/attention-in-go/course/lib/shapes"
+)
+
+// This file holds the checks of lesson 05's Vision Transformer exercises:
+// cutting images into patches, the patch embedding, and training the ViT.
+
+// PatchIn is an input of the patchify exercise.
+type PatchIn struct {
+	Img [][]float64
+	P   int
+}
+
+// PatchOut is Patchify's result, or whether it returned an error.
+type PatchOut struct {
+	Patches [][]float64
+	Err     bool
+}
+
+type patchifyFunc = func(img [][]float64, p int) ([][]float64, error)
+
+// counting returns an h×w image whose pixel (y, x) is y·w + x, so that
+// every misplaced pixel shows.
+func counting(h, w int) [][]float64 {
+	img := make([][]float64, h)
+	for y := range img {
+		img[y] = make([]float64, w)
+		for x := range img[y] {
+			img[y][x] = float64(y*w + x)
+		}
+	}
+	return img
+}
+
+// patchVariant cuts patches with one of the usual mistakes: colMajor
+// walks the patch grid column by column, transposed flattens each patch
+// column by column.
+func patchVariant(colMajor, transposed bool) func(PatchIn) PatchOut {
+	return func(in PatchIn) PatchOut {
+		got, err := reference.Patchify(in.Img, in.P)
+		if err != nil {
+			return PatchOut{Err: true}
+		}
+		rows, cols := len(in.Img)/in.P, len(in.Img[0])/in.P
+		out := make([][]float64, len(got))
+		for n := range got {
+			src := n
+			if colMajor {
+				src = (n%rows)*cols + n/rows
+			}
+			out[n] = append([]float64(nil), got[src]...)
+			if transposed {
+				for y := range in.P {
+					for x := range in.P {
+						out[n][x*in.P+y] = got[src][y*in.P+x]
+					}
+				}
+			}
+		}
+		return PatchOut{Patches: out}
+	}
+}
+
+func comparePatches(got, want PatchOut) *Diff {
+	switch {
+	case want.Err && !got.Err:
+		return &Diff{Msg: "expected an error (the image does not divide into p×p patches), got patches"}
+	case want.Err:
+		return nil
+	case got.Err:
+		return &Diff{Msg: "expected patches, got an error"}
+	}
+	if len(got.Patches) != len(want.Patches) {
+		return &Diff{Msg: fmt.Sprintf("wrong number of patches: expected %d, got %d", len(want.Patches), len(got.Patches))}
+	}
+	for n := range want.Patches {
+		if len(got.Patches[n]) != len(want.Patches[n]) {
+			return &Diff{Msg: fmt.Sprintf("patch %d has %d values, expected p·p = %d", n, len(got.Patches[n]), len(want.Patches[n]))}
+		}
+		for i := range want.Patches[n] {
+			if got.Patches[n][i] != want.Patches[n][i] {
+				return &Diff{Where: fmt.Sprintf("patch %d, index %d", n, i), Want: fmtF(want.Patches[n][i]), Got: fmtF(got.Patches[n][i])}
+			}
+		}
+	}
+	return nil
+}
+
+var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
+	ID: "patchify", Title: "cutting images into patches", Points: 2,
+	Signature: "func Patchify(img [][]float64, p int) ([][]float64, error)",
+	Call: func(f patchifyFunc, in PatchIn) PatchOut {
+		out, err := f(in.Img, in.P)
+		return PatchOut{out, err != nil}
+	},
+	Reference: patchVariant(false, false),
+	Cases: func() []Case[PatchIn] {
+		ring, _ := shapes.Generate(1, 16, 3)
+		return []Case[PatchIn]{
+			{"4×4 pixels numbered 0…15, 2×2 patches", PatchIn{counting(4, 4), 2}},
+			{"a 16×16 shape image, 4×4 patches", PatchIn{ring.Images[0], 4}},
+			{"a 4×6 (not square) image, 2×2 patches", PatchIn{counting(4, 6), 2}},
+			{"one patch: p = the image size", PatchIn{counting(3, 3), 3}},
+			{"p = 1: every pixel a patch", PatchIn{counting(2, 3), 1}},
+			{"5×5 image, p = 2 (error)", PatchIn{counting(5, 5), 2}},
+			{"p = 0 (error)", PatchIn{counting(4, 4), 0}},
+		}
+	},
+	Hidden: func() []Case[PatchIn] {
+		return []Case[PatchIn]{
+			{"random 6×9 image, 3×3 patches", PatchIn{random.New(111).Normal(6, 9), 3}},
+			{"4×6 image, p = 4 (error)", PatchIn{counting(4, 6), 4}},
+		}
+	},
+	Compare: comparePatches,
+	Hints: []Hint[PatchIn, PatchOut]{
+		{Name: "column-order", Message: "the patches go row by row over the patch grid: patch r·(W/p) + c is at patch-row r, patch-column c",
+			Wrong: patchVariant(true, false)},
+		{Name: "patch-transposed", Message: "flatten each patch row by row: pixel (y, x) of the patch goes to index y·p + x, not x·p + y",
+			Wrong: patchVariant(false, true)},
+		{Name: "no-error", Message: "return an error when p < 1 or the height or width is not a multiple of p",
+			Detect: func(in PatchIn, got PatchOut) bool { return !got.Err && patchVariant(false, false)(in).Err }},
+	},
+})
+
+// Patchify checks the learner's Patchify: p×p patches in row-major order,
+// each flattened row by row, or an error.
+func Patchify(f func(img [][]float64, p int) ([][]float64, error)) *Result {
+	return patchifySpec.Check(f)
+}
+
+// EmbedPatchesIn is an input of the patch-embedding exercise.
+type EmbedPatchesIn struct {
+	Patches [][][]float64 // [batch][P][patch_dim]
+	W, Pos  [][]float64   // [patch_dim][d], [P+1][d]
+	B, Cls  []float64     // [d]
+}
+
+type patchEmbedFunc = func(patches, w, b, cls, pos *graph.Node) *graph.Node
+
+func embedPatchesIn(seed uint32, batch, n, pd, d int) EmbedPatchesIn {
+	r := random.New(seed)
+	in := EmbedPatchesIn{W: r.Normal(pd, d), Pos: r.Normal(n+1, d), B: r.Normal(1, d)[0], Cls: r.Normal(1, d)[0]}
+	for range batch {
+		in.Patches = append(in.Patches, r.Normal(n, pd))
+	}
+	return in
+}
+
+// patchEmbedVariant: clsLast appends the class token; noPos and noBias
+// leave out the position embeddings or the bias.
+func patchEmbedVariant(clsLast, noPos, noBias bool) func(EmbedPatchesIn) [][][]float64 {
+	return func(in EmbedPatchesIn) [][][]float64 {
+		var out [][][]float64
+		for _, p := range in.Patches {
+			b, pos := in.B, in.Pos
+			if noBias {
+				b = make([]float64, len(in.B))
+			}
+			if noPos {
+				pos = scaledM(in.Pos, 0)
+			}
+			x := reference.PatchEmbedding(p, in.W, b, in.Cls, scaledM(pos, 0)) // tokens, class token first
+			if clsLast {
+				x = append(x[1:], x[0])
+			}
+			out = append(out, reference.Add(x, pos))
+		}
+		return out
+	}
+}
+
+func runPatchEmbed(f patchEmbedFunc, in EmbedPatchesIn) [][][]float64 {
+	g := graph.NewGraph(backend.Default(), "patch-embedding-check")
+	defer g.Finalize()
+	c32 := func(m [][]float64) *graph.Node { return tensor3(g, [][][]float64{m}) }
+	w, pos := graph.Reshape(c32(in.W), len(in.W), len(in.W[0])), graph.Reshape(c32(in.Pos), len(in.Pos), len(in.Pos[0]))
+	b, cls := graph.Reshape(c32([][]float64{in.B}), len(in.B)), graph.Reshape(c32([][]float64{in.Cls}), len(in.Cls))
+	out := f(tensor3(g, in.Patches), w, b, cls, pos)
+	if out == nil {
+		panic("your function returned nil: return the embedded sequence")
+	}
+	want := []int{len(in.Patches), len(in.Patches[0]) + 1, len(in.W[0])}
+	if dims := out.Shape().Dimensions; fmt.Sprint(dims) != fmt.Sprint(want) {
+		panic(fmt.Sprintf("the output has shape %v: want %v, [batch, P+1, d_model] (the class token makes P+1)", dims, want))
+	}
+	if err := g.Compile(graph.ConvertDType(out, dtypes.Float64)); err != nil {
+		panic(fmt.Sprintf("the graph did not compile: %v", err))
+	}
+	flat := tensors.MustCopyFlatData[float64](g.Run()[0])
+	res := make([][][]float64, want[0])
+	for bi := range res {
+		res[bi] = make([][]float64, want[1])
+		for i := range res[bi] {
+			off := (bi*want[1] + i) * want[2]
+			res[bi][i] = flat[off : off+want[2]]
+		}
+	}
+	return res
+}
+
+var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]float64]{
+	ID: "patch-embedding", Title: "the patch embedding", Points: 2,
+	Signature: "func PatchEmbedding(patches, w, b, cls, pos *graph.Node) *graph.Node",
+	Call:      runPatchEmbed,
+	Reference: patchEmbedVariant(false, false, false),
+	Cases: func() []Case[EmbedPatchesIn] {
+		return []Case[EmbedPatchesIn]{
+			{"one image, 4 patches of 4 pixels, d_model 3", embedPatchesIn(121, 1, 4, 4, 3)},
+			{"a batch of 3 images, 16 patches of 16 pixels, d_model 8", embedPatchesIn(122, 3, 16, 16, 8)},
+			{"one patch", embedPatchesIn(123, 2, 1, 9, 5)},
+		}
+	},
+	Hidden: func() []Case[EmbedPatchesIn] {
+		return []Case[EmbedPatchesIn]{{"a batch of 2, 6 patches of 1 pixel, d_model 7", embedPatchesIn(124, 2, 6, 1, 7)}}
+	},
+	Compare: compareBatch(1e-4),
+	Hints: []Hint[EmbedPatchesIn, [][][]float64]{
+		{Name: "cls-last", Message: "the class token goes first: Concatenate([cls, patches·W + b], axis 1), so that position 0 is the class token", Wrong: patchEmbedVariant(true, false, false)},
+		{Name: "no-positions", Message: "add the position embeddings pos [P+1, d_model] to every sequence of the batch (graph.ExpandLeftToRank(pos, 3))", Wrong: patchEmbedVariant(false, true, false)},
+		{Name: "no-bias", Message: "add the bias b after the projection: patch·W + b", Wrong: patchEmbedVariant(false, false, true)},
+	},
+	Timeout: 30 * time.Second,
+})
+
+// PatchEmbedding checks the learner's PatchEmbedding: patches·W + b, the
+// class token prepended, position embeddings added.
+func PatchEmbedding(f func(patches, w, b, cls, pos *graph.Node) *graph.Node) *Result {
+	return patchEmbedSpec.Check(f)
+}
+
+// ViTIn is an input of the ViT training exercise: sizes and seeds of the
+// training and test sets.
+type ViTIn struct {
+	Train, Test         int
+	TrainSeed, TestSeed uint32
+}
+
+// ViTAccuracyThreshold is the test accuracy the ViT exercise asks for. The
+// course's solution reaches 0.99 (1,500 training images, 450 steps, about
+// 15 s on two cores); 0.9 leaves room for other reasonable schedules.
+const ViTAccuracyThreshold = 0.9
+
+type vitFunc = func(trainSet, testSet *shapes.Dataset) []int
+
+func vitSets(in ViTIn) (*shapes.Dataset, *shapes.Dataset) {
+	tr, err := shapes.Generate(in.Train, 16, in.TrainSeed)
+	if err != nil {
+		panic(err)
+	}
+	te, err := shapes.Generate(in.Test, 16, in.TestSeed)
+	if err != nil {
+		panic(err)
+	}
+	return tr, te
+}
+
+func compareViT(got, want []int) *Diff {
+	if len(got) != len(want) {
+		return &Diff{Msg: fmt.Sprintf("expected one prediction per test image, %d, got %d", len(want), len(got))}
+	}
+	n := 0
+	for i := range want {
+		if got[i] == want[i] {
+			n++
+		}
+	}
+	if acc := float64(n) / float64(len(want)); acc < ViTAccuracyThreshold {
+		return &Diff{Where: "test accuracy", Want: fmt.Sprintf("≥ %.2f", ViTAccuracyThreshold), Got: fmt.Sprintf("%.3f (%d of %d)", acc, n, len(want))}
+	}
+	return nil
+}
+
+var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
+	ID: "vit", Title: "training the Vision Transformer", Points: 2,
+	Signature: "func TrainShapes(trainSet, testSet *shapes.Dataset) []int",
+	Call: func(f vitFunc, in ViTIn) []int {
+		tr, te := vitSets(in)
+		return f(tr, te)
+	},
+	Reference: func(in ViTIn) []int {
+		_, te := vitSets(in)
+		return te.Labels
+	},
+	Cases: func() []Case[ViTIn] {
+		return []Case[ViTIn]{{"1,500 training images, 300 test images", ViTIn{1500, 300, 1, 2}}}
+	},
+	Compare: compareViT,
+	Hints: []Hint[ViTIn, []int]{
+		{Name: "chance", Message: "the model is no better than guessing: do the Patchify and PatchEmbedding checks pass? does the loss fall? (try more steps or a learning rate around 3e-3)",
+			Detect: func(in ViTIn, got []int) bool {
+				_, te := vitSets(in)
+				n := 0
+				for i := range got {
+					if i < len(te.Labels) && got[i] == te.Labels[i] {
+						n++
+					}
+				}
+				return float64(n) < 0.5*float64(len(te.Labels))
+			}},
+	},
+	Timeout: 5 * time.Minute,
+})
+
+// TrainShapes checks the learner's TrainShapes: a ViT trained on the
+// training images must classify the unseen test images with an accuracy of
+// at least [ViTAccuracyThreshold].
+func TrainShapes(f func(trainSet, testSet *shapes.Dataset) []int) *Result {
+	return vitSpec.Check(f)
+}

@@ -1,0 +1,114 @@
+package check
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/graph"
+
+	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/shapes"
+	"github.com/attention-in-go/course/lib/train"
+)
+
+func patchifySolution(img [][]float64, p int) ([][]float64, error) {
+	if p < 1 || len(img)%p != 0 || len(img[0])%p != 0 {
+		return nil, fmt.Errorf("bad")
+	}
+	var out [][]float64
+	for r := 0; r < len(img); r += p {
+		for c := 0; c < len(img[0]); c += p {
+			var patch []float64
+			for y := r; y < r+p; y++ {
+				patch = append(patch, img[y][c:c+p]...)
+			}
+			out = append(out, patch)
+		}
+	}
+	return out, nil
+}
+
+func TestPatchifyHints(t *testing.T) {
+	variant := func(f func(PatchIn) PatchOut) patchifyFunc {
+		return func(img [][]float64, p int) ([][]float64, error) {
+			o := f(PatchIn{img, p})
+			if o.Err {
+				return nil, fmt.Errorf("bad")
+			}
+			return o.Patches, nil
+		}
+	}
+	expectHints(t, patchifySpec, patchifySolution, []hintCase[patchifyFunc]{
+		{"patch grid column by column", "column-order", variant(patchVariant(true, false))},
+		{"patches flattened column by column", "patch-transposed", variant(patchVariant(false, true))},
+		{"no error", "no-error", func(img [][]float64, p int) ([][]float64, error) {
+			if p < 1 {
+				return nil, nil
+			}
+			out, _ := patchifySolution(img[:len(img)/p*p], p)
+			return out, nil
+		}},
+	})
+}
+
+func patchEmbedSolution(patches, w, b, cls, pos *graph.Node) *graph.Node {
+	batch, d := patches.Shape().Dimensions[0], w.Shape().Dimensions[1]
+	x := graph.Add(graph.MatMul(patches, w), graph.ExpandLeftToRank(b, 3))
+	c := graph.BroadcastToDims(graph.Reshape(cls, 1, 1, d), batch, 1, d)
+	return graph.Add(graph.Concatenate([]*graph.Node{c, x}, 1), graph.ExpandLeftToRank(pos, 3))
+}
+
+func TestPatchEmbeddingHints(t *testing.T) {
+	with := func(clsLast, noPos, noBias bool) patchEmbedFunc {
+		return func(patches, w, b, cls, pos *graph.Node) *graph.Node {
+			batch, d := patches.Shape().Dimensions[0], w.Shape().Dimensions[1]
+			x := graph.MatMul(patches, w)
+			if !noBias {
+				x = graph.Add(x, graph.ExpandLeftToRank(b, 3))
+			}
+			c := graph.BroadcastToDims(graph.Reshape(cls, 1, 1, d), batch, 1, d)
+			parts := []*graph.Node{c, x}
+			if clsLast {
+				parts = []*graph.Node{x, c}
+			}
+			x = graph.Concatenate(parts, 1)
+			if !noPos {
+				x = graph.Add(x, graph.ExpandLeftToRank(pos, 3))
+			}
+			return x
+		}
+	}
+	expectHints(t, patchEmbedSpec, patchEmbedSolution, []hintCase[patchEmbedFunc]{
+		{"class token last", "cls-last", with(true, false, false)},
+		{"no position embeddings", "no-positions", with(false, true, false)},
+		{"no bias", "no-bias", with(false, false, true)},
+	})
+	if res := patchEmbedSpec.Run(func(p, w, b, c, pos *graph.Node) *graph.Node { return graph.MatMul(p, w) }, false); res.Points != 0 {
+		t.Errorf("no class token scored %v:\n%s", res.Points, res.Report())
+	}
+}
+
+// TestViT trains the course's solution once (about 15 s) and checks that
+// guessing scores 0 with the "chance" hint.
+func TestViT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	solution := func(trainSet, testSet *shapes.Dataset) []int {
+		cfg := shapes.DefaultViT
+		tr, err := cfg.TrainViT(train.Config{Steps: 450, BatchSize: 50, LearningRate: 3e-3, Seed: 1, Quiet: true}, trainSet, reference.Patchify, patchEmbedSolution)
+		if err != nil {
+			panic(err)
+		}
+		pred, err := cfg.Predict(tr.Store, testSet, reference.Patchify, patchEmbedSolution)
+		if err != nil {
+			panic(err)
+		}
+		t.Logf("test accuracy %.3f", shapes.Accuracy(pred, testSet))
+		return pred
+	}
+	expectHints(t, vitSpec, solution, []hintCase[vitFunc]{
+		{"always bar", "chance", func(_, testSet *shapes.Dataset) []int { return make([]int, testSet.Len()) }},
+	})
+}
