@@ -13,7 +13,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-browser site bench fmt clean
+.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-browser grade site bench fmt clean
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -31,14 +31,14 @@ course: setup ## Set up, then start Jupyter Notebook on the course at http://127
 	@$(JUPYTER) notebook --ip=$(HOST) --port=$(PORT) --no-browser $(ALLOW_ROOT) \
 		--NotebookApp.default_url=/tree/notebooks
 
-notebooks: ## Build notebooks/ from the lesson sources in lessons/
+notebooks: ## Build notebooks/, exercises/ and solutions/ from lessons/ and lessons/exercises/
 	@go run ./cmd/course build
 
 check-notebooks: ## Fail if a committed notebook differs from what lessons/ builds
 	@go run ./cmd/course build -check
 
 test: SETUP_FLAGS += --browser
-test: setup test-go check-notebooks test-notebooks test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
+test: setup test-go check-notebooks test-notebooks test-exercises test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
 	@echo
 	@echo "make test: all checks passed."
 
@@ -54,6 +54,15 @@ test-notebooks: ## Run every notebook headless through the GoNB kernel and fail 
 	@echo
 	@echo "==> Running the notebooks headless through Jupyter and GoNB"
 	@go run ./cmd/course run
+
+test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no crash) headless through GoNB
+	@echo
+	@echo "==> Running the solution and exercise notebooks headless"
+	@go run ./cmd/course run solutions/*.ipynb exercises/*.ipynb
+
+grade: ## Grade a class: make grade SUBMISSIONS=DIR (gradebook and feedback in DIR/graded)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=DIR  (a folder of returned exercise notebooks; see README, Grading a class)"; exit 2; }
+	@go run ./cmd/course grade "$(SUBMISSIONS)"
 
 test-browser: SETUP_FLAGS += --browser
 test-browser: setup ## Run lesson 1 and the widget notebooks in Jupyter in headless Chromium; screenshots in build/browser/
