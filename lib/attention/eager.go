@@ -6,6 +6,8 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/attention-in-go/course/internal/eager"
 )
 
 // Options configures the eager [Explain]. The zero value (or nil) is plain
@@ -56,7 +58,7 @@ func Explain(q, k, v [][]float64, opts *Options) (*Steps, error) {
 	if temperature < 0 {
 		return nil, fmt.Errorf("attention.Explain: Temperature must be > 0 (or 0 for the default 1), got %g", temperature)
 	}
-	inputs := []any{toTensor(q), toTensor(k), toTensor(v)}
+	inputs := []any{eager.Tensor(q), eager.Tensor(k), eager.Tensor(v)}
 	if opts.Mask != nil {
 		rows := len(q)
 		if len(opts.Mask) == 1 {
@@ -65,7 +67,7 @@ func Explain(q, k, v [][]float64, opts *Options) (*Steps, error) {
 		if err := checkMatrix("Mask", opts.Mask, rows, len(k)); err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, toBoolTensor(opts.Mask))
+		inputs = append(inputs, eager.Bools(opts.Mask))
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		b := ScaledDotProduct(in[0], in[1], in[2]).WithTemperature(temperature)
@@ -90,8 +92,8 @@ func Explain(q, k, v [][]float64, opts *Options) (*Steps, error) {
 		return nil, err
 	}
 	return &Steps{
-		Scores: toMatrix(outs[0]), Scaled: toMatrix(outs[1]), Masked: toMatrix(outs[2]),
-		Weights: toMatrix(outs[3]), Output: toMatrix(outs[4]),
+		Scores: eager.Matrix(outs[0]), Scaled: eager.Matrix(outs[1]), Masked: eager.Matrix(outs[2]),
+		Weights: eager.Matrix(outs[3]), Output: eager.Matrix(outs[4]),
 	}, nil
 }
 
@@ -107,11 +109,11 @@ func SoftmaxOf(logits []float64, temperature float64) ([]float64, error) {
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		return []*graph.Node{Softmax(in[0], temperature)}
-	}, toTensor([][]float64{logits}))
+	}, eager.Tensor([][]float64{logits}))
 	if err != nil {
 		return nil, err
 	}
-	return toMatrix(outs[0])[0], nil
+	return eager.Matrix(outs[0])[0], nil
 }
 
 // LookAhead returns the look-ahead mask of [LookAheadMask] as a 0/1 matrix
@@ -129,7 +131,7 @@ func LookAhead(n int) [][]float64 {
 	if err != nil {
 		panic(err)
 	}
-	return toMatrix(outs[0])
+	return eager.Matrix(outs[0])
 }
 
 // Padding returns the padding mask of [PaddingMask] for a batch of token ids
@@ -160,5 +162,5 @@ func Padding(tokens [][]int, padID int) ([][]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toMatrix(outs[0]), nil
+	return eager.Matrix(outs[0]), nil
 }

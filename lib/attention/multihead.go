@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -196,9 +197,9 @@ func NewMultiHeadWeights(dModel int, seed uint32) *MultiHeadWeights {
 
 // Params returns the weights as float32 constants of graph g.
 func (w *MultiHeadWeights) Params(g *graph.Graph) MultiHeadParams {
-	m := func(x [][]float64) *graph.Node { return graph.ConstTensor(g, toTensor(x)) }
+	m := func(x [][]float64) *graph.Node { return graph.ConstTensor(g, eager.Tensor(x)) }
 	v := func(x []float64) *graph.Node {
-		return graph.Reshape(graph.ConstTensor(g, toTensor([][]float64{x})), len(x)) // Shape: [1, d] → [d]
+		return graph.Reshape(graph.ConstTensor(g, eager.Tensor([][]float64{x})), len(x)) // Shape: [1, d] → [d]
 	}
 	return MultiHeadParams{
 		WQ: m(w.WQ), WK: m(w.WK), WV: m(w.WV), WO: m(w.WO),
@@ -243,7 +244,7 @@ func ExplainMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, opts *O
 		return nil, fmt.Errorf("attention.ExplainMultiHead: only Options.Mask is supported")
 	}
 	batch := func(m [][]float64) *tensors.Tensor { // Shape: [seq, d] → [1, seq, d]
-		t := toTensor(m)
+		t := eager.Tensor(m)
 		return tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](t), 1, len(m), len(m[0]))
 	}
 	inputs := []any{batch(q), batch(kv)}
@@ -255,7 +256,7 @@ func ExplainMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, opts *O
 		if err := checkMatrix("Mask", opts.Mask, rows, len(kv)); err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, toBoolTensor(opts.Mask))
+		inputs = append(inputs, eager.Bools(opts.Mask))
 	}
 	var shapes []NamedShape
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
@@ -276,7 +277,7 @@ func ExplainMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, opts *O
 	if err != nil {
 		return nil, err
 	}
-	res := &MultiHeadResult{Output: toMatrix(reshape2(outs[0])), Shapes: shapes}
+	res := &MultiHeadResult{Output: eager.Matrix(reshape2(outs[0])), Shapes: shapes}
 	wflat := tensors.MustCopyFlatData[float32](outs[1]) // [1, heads, seq_q, seq_k]
 	seqQ, seqK := len(q), len(kv)
 	for hd := 0; hd < heads; hd++ {

@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -27,7 +28,7 @@ func DotProductVariance(dk, n int, seed uint32) (raw, scaled float64, err error)
 		return 0, 0, fmt.Errorf("attention.DotProductVariance: need dk ≥ 1 and n ≥ 2 samples, got dk=%d n=%d", dk, n)
 	}
 	r := random.New(seed)
-	q, k := toTensor(r.Normal(n, dk)), toTensor(r.Normal(n, dk))
+	q, k := eager.Tensor(r.Normal(n, dk)), eager.Tensor(r.Normal(n, dk))
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		dots := graph.ReduceSum(graph.Mul(in[0], in[1]), -1) // Shape: [n]: one q·k per pair
 		scaledDots := graph.DivScalar(dots, math.Sqrt(float64(dk)))
@@ -53,7 +54,7 @@ func Saturation(dk, keys, n int, seed uint32) (unscaled, scaled float64, err err
 		return 0, 0, fmt.Errorf("attention.Saturation: need dk ≥ 1, keys ≥ 2 and n ≥ 1, got dk=%d keys=%d n=%d", dk, keys, n)
 	}
 	r := random.New(seed)
-	q, k := toTensor(r.Normal(n, dk)), toTensor(r.Normal(keys, dk))
+	q, k := eager.Tensor(r.Normal(n, dk)), eager.Tensor(r.Normal(keys, dk))
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		q, k := in[0], in[1]
 		_, wRaw := ScaledDotProduct(q, k, k).WithoutScale().Done() // Shape: [n, keys]

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -371,11 +372,11 @@ func (w *ScoreWeights) Params(g *graph.Graph) ScoreParams {
 		if m == nil {
 			return nil
 		}
-		return graph.ConstTensor(g, toTensor(m))
+		return graph.ConstTensor(g, eager.Tensor(m))
 	}
 	p.W1, p.W2, p.W = matrix(w.W1), matrix(w.W2), matrix(w.W)
 	if w.V != nil {
-		p.V = graph.Reshape(graph.ConstTensor(g, toTensor([][]float64{w.V})), len(w.V)) // Shape: [1, attn] → [attn]
+		p.V = graph.Reshape(graph.ConstTensor(g, eager.Tensor([][]float64{w.V})), len(w.V)) // Shape: [1, attn] → [attn]
 	}
 	return p
 }
@@ -469,12 +470,12 @@ func Attend(query [][]float64, keys, values [][][]float64, w *ScoreWeights, mask
 	if err := w.check(hq, hk); err != nil {
 		return nil, fmt.Errorf("attention.Attend: %w", err)
 	}
-	inputs := []any{toTensor(query), kt, vt}
+	inputs := []any{eager.Tensor(query), kt, vt}
 	if mask != nil {
 		if err := checkMatrix("mask", mask, batch, seq); err != nil {
 			return nil, fmt.Errorf("attention.Attend: %w (mask is [batch][seq], 1 = padding)", err)
 		}
-		inputs = append(inputs, toBoolTensor(mask))
+		inputs = append(inputs, eager.Bools(mask))
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		scores := Score(w.Kind, in[0], in[1], w.Params(in[0].Graph()))
@@ -489,7 +490,7 @@ func Attend(query [][]float64, keys, values [][][]float64, w *ScoreWeights, mask
 		return nil, err
 	}
 	return &Alignment{Kind: w.Kind, Params: w.NumParams(),
-		Scores: toMatrix(outs[0]), Weights: toMatrix(outs[1]), Context: toMatrix(outs[2])}, nil
+		Scores: eager.Matrix(outs[0]), Weights: eager.Matrix(outs[1]), Context: eager.Matrix(outs[2])}, nil
 }
 
 // Align computes the attention of every decoder state of a target sentence

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -307,8 +308,8 @@ func TestContextWithPaddingMaskGraph(t *testing.T) {
 		{w0[0]*1 + w0[1]*0 + w0[2]*1, w0[0]*0 + w0[1]*1 + w0[2]*1},
 		{w1[0]*3 + w1[1]*0, w1[0]*0 + w1[1]*3},
 	}
-	assertClose(t, "Weights", toMatrix(outs[1]), wantWeights, tol)
-	assertClose(t, "Context", toMatrix(outs[0]), wantContext, 1e-6)
+	assertClose(t, "Weights", eager.Matrix(outs[1]), wantWeights, tol)
+	assertClose(t, "Context", eager.Matrix(outs[0]), wantContext, 1e-6)
 }
 
 func TestScoreWeightsDraw(t *testing.T) {

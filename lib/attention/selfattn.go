@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -98,7 +99,7 @@ func ExplainSelfAttention(x, wq, wk, wv [][]float64, opts *Options) (*SelfAttent
 	if temperature < 0 {
 		return nil, fmt.Errorf("attention.ExplainSelfAttention: Temperature must be > 0 (or 0 for the default 1), got %g", temperature)
 	}
-	inputs := []any{toTensor(x), toTensor(wq), toTensor(wk), toTensor(wv)}
+	inputs := []any{eager.Tensor(x), eager.Tensor(wq), eager.Tensor(wk), eager.Tensor(wv)}
 	if opts.Mask != nil {
 		rows := len(x)
 		if len(opts.Mask) == 1 {
@@ -107,7 +108,7 @@ func ExplainSelfAttention(x, wq, wk, wv [][]float64, opts *Options) (*SelfAttent
 		if err := checkMatrix("Mask", opts.Mask, rows, len(x)); err != nil {
 			return nil, fmt.Errorf("attention.ExplainSelfAttention: %w", err)
 		}
-		inputs = append(inputs, toBoolTensor(opts.Mask))
+		inputs = append(inputs, eager.Bools(opts.Mask))
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		q, k, v := ProjectQKV(in[0], in[1], in[2], in[3])
@@ -130,7 +131,7 @@ func ExplainSelfAttention(x, wq, wk, wv [][]float64, opts *Options) (*SelfAttent
 	}
 	m := make([][][]float64, len(outs))
 	for i, o := range outs {
-		m[i] = toMatrix(o)
+		m[i] = eager.Matrix(o)
 	}
 	return &SelfAttentionSteps{Q: m[0], K: m[1], V: m[2],
 		Steps: Steps{Scores: m[3], Scaled: m[4], Masked: m[5], Weights: m[6], Output: m[7]}}, nil
@@ -221,7 +222,7 @@ func ExplainMultiHeadBatch(x [][][]float64, heads int, w *MultiHeadWeights, mask
 		if err := checkMatrix("mask", mask, seq, seq); err != nil {
 			return nil, fmt.Errorf("attention.ExplainMultiHeadBatch: %w", err)
 		}
-		inputs = append(inputs, toBoolTensor(mask))
+		inputs = append(inputs, eager.Bools(mask))
 	}
 	var shapes []NamedShape
 	params := 0

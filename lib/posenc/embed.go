@@ -6,6 +6,8 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/support/exceptions"
+
+	"github.com/attention-in-go/course/internal/eager"
 )
 
 // Lookup returns the rows of an embedding table for a tensor of ids: token
@@ -85,7 +87,7 @@ func RunInputEmbedding(emb, pe [][]float64) ([][]float64, error) {
 	if err := checkMatrix("emb", emb, -1); err != nil {
 		return nil, err
 	}
-	inputs := []any{toTensor(emb)}
+	inputs := []any{eager.Tensor(emb)}
 	if pe != nil {
 		if err := checkMatrix("pe", pe, len(emb[0])); err != nil {
 			return nil, fmt.Errorf("%w (pe must have d_model = %d columns, like emb)", err, len(emb[0]))
@@ -93,7 +95,7 @@ func RunInputEmbedding(emb, pe [][]float64) ([][]float64, error) {
 		if len(pe) < len(emb) {
 			return nil, fmt.Errorf("posenc.RunInputEmbedding: %d tokens need %d positions, pe has %d rows", len(emb), len(emb), len(pe))
 		}
-		inputs = append(inputs, toTensor(pe))
+		inputs = append(inputs, eager.Tensor(pe))
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		var pe *graph.Node
@@ -105,7 +107,7 @@ func RunInputEmbedding(emb, pe [][]float64) ([][]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toMatrix(outs[0]), nil
+	return eager.Matrix(outs[0]), nil
 }
 
 // Embed returns the rows of table for ids, in plain Go: the eager twin of

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/random"
 )
@@ -153,12 +154,12 @@ func (m *TokenAttention) Run(ids []int, opts *TokenOptions) (*TokenSteps, error)
 			shapes = append(shapes, attention.NamedShape{Name: n.name, Dimensions: n.node.Shape().Dimensions})
 		}
 		return []*graph.Node{embedded, pe, x, w, out}
-	}, idsT, toTensor(m.Embeddings), toTensor(m.WQ), toTensor(m.WK), toTensor(m.WV))
+	}, idsT, eager.Tensor(m.Embeddings), eager.Tensor(m.WQ), eager.Tensor(m.WK), eager.Tensor(m.WV))
 	if err != nil {
 		return nil, err
 	}
 	return &TokenSteps{
-		Embedded: toMatrix(outs[0]), Positions: toMatrix(outs[1]), Input: toMatrix(outs[2]),
-		Weights: toMatrix(outs[3]), Output: toMatrix(outs[4]), Shapes: shapes,
+		Embedded: eager.Matrix(outs[0]), Positions: eager.Matrix(outs[1]), Input: eager.Matrix(outs[2]),
+		Weights: eager.Matrix(outs[3]), Output: eager.Matrix(outs[4]), Shapes: shapes,
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/backend"
 	"github.com/attention-in-go/course/lib/random"
 )
@@ -455,7 +456,7 @@ func TestLookupMatchesEmbed(t *testing.T) {
 	ids := [][]int32{{4, 0, 6}, {1, 1, 2}}
 	out := graph.MustExecOnce(backend.Default(), func(tab, ids *graph.Node) *graph.Node {
 		return Lookup(tab, ids)
-	}, toTensor(table), ids)
+	}, eager.Tensor(table), ids)
 	flat := tensors.MustCopyFlatData[float32](out)
 	for b, row := range ids {
 		ints := []int{int(row[0]), int(row[1]), int(row[2])}

@@ -9,6 +9,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
+
+	"github.com/attention-in-go/course/internal/eager"
 )
 
 // DefaultBase is the base n of the sinusoids in Vaswani et al. (2017):
@@ -159,7 +161,7 @@ func RunSinusoidal(seqLen, dModel int, base float64) ([][]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toMatrix(outs[0]), nil
+	return eager.Matrix(outs[0]), nil
 }
 
 // Wavelengths returns, for every sine column 2i = 0, 2, 4, … of an encoding

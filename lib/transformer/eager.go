@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/random"
 )
@@ -65,7 +66,7 @@ func LayerNormOf(x [][]float64, w *LayerNormWeights) ([][]float64, error) {
 	}
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		return []*graph.Node{LayerNorm(in[0], w.Params(in[0].Graph()))}
-	}, matrixTensor(x))
+	}, eager.Tensor(x))
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +283,7 @@ func PoolOf(x [][][]float64, how Pooling) ([][]float64, error) {
 		return nil, err
 	}
 	d := len(rows[0])
-	in := tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](matrixTensor(rows)), len(x), seq, d)
+	in := tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](eager.Tensor(rows)), len(x), seq, d)
 	outs, err := run(func(in []*graph.Node) []*graph.Node {
 		return []*graph.Node{Pool(in[0], how)}
 	}, in)

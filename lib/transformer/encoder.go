@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/attention-in-go/course/lib/attention"
@@ -262,25 +261,4 @@ func Pool(x *graph.Node, how Pooling) *graph.Node {
 	}
 	exceptions.Panicf("transformer.Pool: unknown pooling %d", int(how))
 	return nil
-}
-
-// matrixTensor converts a matrix to a float32 tensor [rows, cols].
-func matrixTensor(m [][]float64) *tensors.Tensor {
-	rows, cols := len(m), len(m[0])
-	flat := make([]float32, 0, rows*cols)
-	for _, row := range m {
-		for _, v := range row {
-			flat = append(flat, float32(v))
-		}
-	}
-	return tensors.FromFlatDataAndDimensions(flat, rows, cols)
-}
-
-// vectorTensor converts a vector to a float32 tensor [len(v)].
-func vectorTensor(v []float64) *tensors.Tensor {
-	flat := make([]float32, len(v))
-	for i, x := range v {
-		flat[i] = float32(x)
-	}
-	return tensors.FromFlatDataAndDimensions(flat, len(v))
 }

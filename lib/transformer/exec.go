@@ -7,19 +7,13 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
-	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/internal/eager"
 )
 
-// run builds and executes a graph once on the course backend, turning a
-// panic raised while building (GoMLX reports shape errors that way) into an
-// error.
-func run(fn func(in []*graph.Node) []*graph.Node, inputs ...any) (outs []*tensors.Tensor, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("transformer: %v", r)
-		}
-	}()
-	return graph.ExecOnceN(backend.Default(), fn, inputs...)
+// run builds and executes a graph once on the course backend; a shape
+// error comes back as an error starting with "transformer:".
+func run(fn func(in []*graph.Node) []*graph.Node, inputs ...any) ([]*tensors.Tensor, error) {
+	return eager.Run("transformer", fn, inputs...)
 }
 
 // StepShape is the shape of one step of a computation, for printing.
@@ -56,23 +50,12 @@ func (s *StepShapes) add(name string, n *graph.Node) {
 // checkMatrix verifies that m is a non-ragged matrix with cols columns
 // (cols < 0: any width).
 func checkMatrix(name string, m [][]float64, cols int) error {
-	if len(m) == 0 || len(m[0]) == 0 {
-		return fmt.Errorf("transformer: %s is empty", name)
-	}
-	if cols < 0 {
-		cols = len(m[0])
-	}
-	for i, row := range m {
-		if len(row) != cols {
-			return fmt.Errorf("transformer: %s row %d has %d columns, want %d", name, i, len(row), cols)
-		}
-	}
-	return nil
+	return eager.CheckMatrix("transformer", name, m, -1, cols)
 }
 
 // batchTensor converts one sequence [seq][d] to a float32 tensor [1, seq, d].
 func batchTensor(m [][]float64) *tensors.Tensor {
-	t := matrixTensor(m)
+	t := eager.Tensor(m)
 	return tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](t), 1, len(m), len(m[0]))
 }
 

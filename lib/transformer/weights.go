@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
+	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/random"
 )
@@ -195,8 +196,8 @@ func uniform(r *random.Source, rows, cols int, a float64) [][]float64 {
 }
 
 func matrixConst(g *graph.Graph, m [][]float64) *graph.Node {
-	return graph.ConstTensor(g, matrixTensor(m))
+	return graph.ConstTensor(g, eager.Tensor(m))
 }
 func vectorConst(g *graph.Graph, v []float64) *graph.Node {
-	return graph.ConstTensor(g, vectorTensor(v))
+	return graph.ConstTensor(g, eager.Vector(v))
 }
