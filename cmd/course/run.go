@@ -227,21 +227,27 @@ func (r *runner) checkKernel(ctx context.Context) error {
 }
 
 // childEnv returns the environment for nbconvert: ours, with $(go env
-// GOPATH)/bin first on the PATH, where gonb and its tools are installed.
+// GOPATH)/bin first on the PATH, where gonb and its tools are installed,
+// and COURSE_HEADLESS=1, which tells the cells that no browser is attached
+// (lib/explore then draws its starting picture instead of waiting for
+// GoNB's sliders to answer).
 func childEnv() []string {
 	bin := filepath.Join(goPath(), "bin")
 	path := bin
 	if old := os.Getenv("PATH"); old != "" {
 		path += string(filepath.ListSeparator) + old
 	}
-	env := []string{"PATH=" + path}
+	env := []string{"PATH=" + path, headlessEnv + "=1"}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PATH=") {
+		if !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, headlessEnv+"=") {
 			env = append(env, kv)
 		}
 	}
 	return env
 }
+
+// headlessEnv is set in the environment of headless notebook runs.
+const headlessEnv = "COURSE_HEADLESS"
 
 // goPath returns the first entry of `go env GOPATH`.
 func goPath() string {

@@ -195,3 +195,21 @@ func TestRunNotebooks(t *testing.T) {
 		}
 	}
 }
+
+// TestChildEnvIsHeadless checks that headless runs tell the cells so, once,
+// whatever the parent's environment says.
+func TestChildEnvIsHeadless(t *testing.T) {
+	t.Setenv(headlessEnv, "0")
+	n := 0
+	for _, kv := range childEnv() {
+		if strings.HasPrefix(kv, headlessEnv+"=") {
+			n++
+			if kv != headlessEnv+"=1" {
+				t.Errorf("childEnv has %s, want %s=1", kv, headlessEnv)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("childEnv sets %s %d times, want once", headlessEnv, n)
+	}
+}

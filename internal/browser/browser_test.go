@@ -382,7 +382,7 @@ func kernelEnv(root string) []string {
 	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
 		gopath = filepath.SplitList(strings.TrimSpace(string(out)))[0]
 	}
-	env := withoutKeys(os.Environ(), "PATH", "COURSE_ROOT")
+	env := withoutKeys(os.Environ(), "PATH", "COURSE_ROOT", "COURSE_HEADLESS") // a browser is attached: sliders must run
 	return append(env,
 		"PATH="+filepath.Join(gopath, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"),
 		"COURSE_ROOT="+root)

@@ -1,0 +1,174 @@
+// Package explore is the course's interactive attention explorer, the Go
+// counterpart of the source's Streamlit app: a sentence (or synthetic
+// tokens), sliders for the number of heads, the sequence length and the
+// positional encoding's length and dimension, and heat maps that follow
+// the sliders in a GoNB notebook.
+//
+// The picture is a pure function of the settings ([Settings.Figure]), so it
+// is tested like any other figure; [Run] only adds the sliders. GoNB's
+// widgets need a browser: a notebook executed headless (the course's
+// `cmd/course run`, `make site`, the Docker build, which set
+// COURSE_HEADLESS=1) gets the picture of the starting settings and no
+// sliders, instead of a cell that would wait for a reader who never comes.
+//
+// Introduced in the appendix (masks, synthetic data and an interactive
+// explorer).
+package explore
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/data"
+	"github.com/attention-in-go/course/lib/posenc"
+	"github.com/attention-in-go/course/lib/text"
+	"github.com/attention-in-go/course/lib/viz"
+)
+
+// DModel is the width of the explorer's token vectors: 64 splits into 1,
+// 2, 4 or 8 heads of d_k = 64/h.
+const DModel = 64
+
+// HeadChoices are the numbers of heads the heads slider offers.
+var HeadChoices = []int{1, 2, 4, 8}
+
+// Settings are what the sliders control.
+//
+// Introduced in the appendix.
+type Settings struct {
+	// Sentence is the text to attend over, lower-cased and split into words
+	// (lib/text); "" uses synthetic tokens (lib/data) instead.
+	Sentence string
+	// Heads is the number of attention heads, one of HeadChoices.
+	Heads int
+	// MaxLen is the sequence length: longer sentences are cut, shorter
+	// ones padded, and the padding masked (1 … 16).
+	MaxLen int
+	// PELen and PEDim are the positions and dimensions of the positional
+	// encoding shown beside the attention (PE(pos, 2i) = sin(pos/10000^(2i/d)),
+	// PE(pos, 2i+1) = cos(…)).
+	PELen, PEDim int
+	// Seed draws the token vectors, the projections and synthetic tokens.
+	Seed uint32
+}
+
+// Default returns the explorer's starting settings for sentence.
+func Default(sentence string) Settings {
+	return Settings{Sentence: sentence, Heads: 2, MaxLen: 8, PELen: 50, PEDim: 64, Seed: 1}
+}
+
+// Validate says what is wrong with s, and what to do, or returns nil.
+func (s Settings) Validate() error {
+	ok := false
+	for _, h := range HeadChoices {
+		ok = ok || s.Heads == h
+	}
+	switch {
+	case !ok:
+		return fmt.Errorf("explore: %d heads: choose one of %v (d_model = %d must split evenly)", s.Heads, HeadChoices, DModel)
+	case s.MaxLen < 1 || s.MaxLen > 16:
+		return fmt.Errorf("explore: max length %d: choose 1 … 16", s.MaxLen)
+	case s.PELen < 1 || s.PELen > 200:
+		return fmt.Errorf("explore: PE length %d: choose 1 … 200 positions", s.PELen)
+	case s.PEDim < 2 || s.PEDim > 512:
+		return fmt.Errorf("explore: PE dimension %d: choose 2 … 512", s.PEDim)
+	}
+	return nil
+}
+
+// Tokens returns the tokens the explorer attends over, padded or cut to
+// MaxLen, and the padding mask [1][MaxLen] (1 = padding, lib/attention's
+// convention). Without a sentence they are synthetic ids "t17", … drawn
+// with lib/data.
+func (s Settings) Tokens() (tokens []string, mask [][]float64, err error) {
+	if strings.TrimSpace(s.Sentence) != "" {
+		tokens = text.Tokenize(s.Sentence)
+	} else {
+		sentences, err := data.Sentences(data.Config{Count: 1, VocabSize: 50, MaxLen: s.MaxLen, Seed: s.Seed})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, id := range sentences[0] {
+			tokens = append(tokens, fmt.Sprintf("t%d", id))
+		}
+	}
+	if len(tokens) == 0 {
+		return nil, nil, fmt.Errorf("explore: the sentence %q has no words", s.Sentence)
+	}
+	if len(tokens) > s.MaxLen {
+		tokens = tokens[:s.MaxLen]
+	}
+	mask = [][]float64{make([]float64, s.MaxLen)}
+	for j := len(tokens); j < s.MaxLen; j++ {
+		tokens = append(tokens, text.PadToken)
+		mask[0][j] = 1
+	}
+	return tokens, mask, nil
+}
+
+// Attention returns the multi-head self-attention weights [heads][seq][seq]
+// of the tokens: x = emb·√d_model + PE, then lib/attention's MultiHead with
+// seeded projections and the padding mask on the keys.
+func (s Settings) Attention() (tokens []string, weights [][][]float64, err error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	tokens, mask, err := s.Tokens()
+	if err != nil {
+		return nil, nil, err
+	}
+	emb := attention.ToyEmbeddings(tokens, DModel, s.Seed)
+	pe := posenc.Sinusoidal(len(tokens), DModel, 10000)
+	scale := math.Sqrt(DModel) / 8 // toy vectors have entries of about ±1 already: keep them near the encoding's scale
+	x := make([][]float64, len(emb))
+	for i := range emb {
+		x[i] = make([]float64, DModel)
+		for j := range x[i] {
+			x[i][j] = emb[i][j]*scale + pe[i][j]
+		}
+	}
+	res, err := attention.ExplainMultiHead(x, x, s.Heads, attention.NewMultiHeadWeights(DModel, s.Seed), &attention.Options{Mask: mask})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tokens, res.Weights, nil
+}
+
+// Figure draws the settings: one heat map per head (queries down, keys
+// across, padded keys masked to 0) and the positional encoding
+// [PELen × PEDim].
+func (s Settings) Figure() (viz.Figure, error) {
+	tokens, weights, err := s.Attention()
+	if err != nil {
+		return nil, err
+	}
+	heads := make([]viz.Figure, len(weights))
+	for h, w := range weights {
+		heads[h] = &viz.Heatmap{Values: w, Rows: tokens, Cols: tokens, Min: 0, Max: 1, FixedRange: true,
+			Title: fmt.Sprintf("head %d of %d", h+1, len(weights)), XLabel: "key", YLabel: "query"}
+	}
+	cols := min(len(heads), 4)
+	attn := &viz.Grid{Figures: heads, Cols: cols,
+		Title: fmt.Sprintf("Self-attention, %d head(s) of d_k = %d, length %d", s.Heads, DModel/s.Heads, s.MaxLen)}
+	pe := &viz.Heatmap{Values: posenc.Sinusoidal(s.PELen, s.PEDim, 10000), Palette: viz.Diverging(),
+		Min: -1, Max: 1, FixedRange: true, XLabel: "dimension", YLabel: "position",
+		Title: fmt.Sprintf("Positional encoding, %d positions × %d dimensions", s.PELen, s.PEDim)}
+	return &viz.Grid{Figures: []viz.Figure{attn, pe}, Cols: 1}, nil
+}
+
+// headless reports whether the notebook runs without a browser: the
+// course's runners set COURSE_HEADLESS=1.
+func headless() bool { return os.Getenv("COURSE_HEADLESS") != "" }
+
+// pngSrc returns a figure as a data: URL for an <img>.
+func pngSrc(f viz.Figure) (string, error) {
+	b, err := viz.PNG(f)
+	if err != nil {
+		return "", err
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b), nil
+}
