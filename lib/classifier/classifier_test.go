@@ -1,0 +1,73 @@
+package classifier
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/attention-in-go/course/lib/backend"
+)
+
+// TestMaskedMeanAndLoss checks the two formulas against values worked out
+// by hand: the mean of the real words only (a fully padded row gives 0),
+// and −log softmax(logits)[label].
+func TestMaskedMeanAndLoss(t *testing.T) {
+	exec, err := graph.NewExec(backend.Default(), func(x, keep, logits, labels *graph.Node) []*graph.Node {
+		return []*graph.Node{MaskedMean(x, keep), Loss([]*graph.Node{labels}, []*graph.Node{logits})}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensors.FromFlatDataAndDimensions([]float32{1, 2, 3, 4, 100, 100, 5, 6, 7, 8, 9, 10, 7, 7, 7, 7, 7, 7}, 3, 3, 2)
+	keep := tensors.FromFlatDataAndDimensions([]bool{true, true, false, true, true, true, false, false, false}, 3, 3)
+	logits := tensors.FromFlatDataAndDimensions([]float32{2, 0, 0, 3}, 2, 2)
+	labels := tensors.FromFlatDataAndDimensions([]int32{1, 1}, 2)
+	outs := exec.MustExec(x, keep, logits, labels)
+	got := tensors.MustCopyFlatData[float32](outs[0])
+	want := []float64{2, 3, 7, 8, 0, 0} // (1+3)/2, (2+4)/2; (5+7+9)/3, (6+8+10)/3; no words
+	for i := range want {
+		if math.Abs(float64(got[i])-want[i]) > 1e-5 {
+			t.Errorf("MaskedMean = %v, want %v", got, want)
+			break
+		}
+	}
+	// −log softmax: row 0 [2, 0] label 1 → log(1+e²); row 1 [0, 3] label 1 → log(1+e⁻³).
+	wantLoss := (math.Log(1+math.Exp(2)) + math.Log(1+math.Exp(-3))) / 2
+	if l := float64(outs[1].Value().(float32)); math.Abs(l-wantLoss) > 1e-5 {
+		t.Errorf("Loss = %g, want %g", l, wantLoss)
+	}
+}
+
+// TestLesson8Claims trains the four models of lesson 8 (about 15 s) and
+// checks what the lesson says: positions make the Transformer right, and
+// models blind to word order stay near the ceiling the ambiguous reviews
+// impose.
+func TestLesson8Claims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four models (about 15 s); skipped with -short")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	for _, k := range Kinds {
+		tr, err := Lesson8.Train(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.History.Loss[len(tr.History.Loss)-1] >= tr.History.Loss[0] {
+			t.Errorf("%s: the loss did not fall: %v → %v", k, tr.History.Loss[0], tr.History.Loss[len(tr.History.Loss)-1])
+		}
+	}
+	rs, err := Lesson8.Evaluate(Kinds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(rs, 0.95, 0.2); err != nil {
+		t.Errorf("%v\n%s", err, Table(rs))
+	}
+	for _, r := range rs {
+		if r.Kind == NoPositions && r.Accuracy > 0.7 {
+			t.Errorf("the Transformer without positions reached %.1f%%: above what order-blind models can (about 64%%)\n%s", 100*r.Accuracy, Table(rs))
+		}
+	}
+}

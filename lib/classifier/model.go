@@ -1,0 +1,152 @@
+// Package classifier trains the sentence classifiers of lesson 8 on the
+// reviews of lib/reviews and compares them:
+//
+//	Transformer:  x = emb·√d (+ PE) → encoder layer (lesson 5) → masked mean → logits
+//	Bag of words: x = emb            → masked mean → MLP → logits
+//	LSTM:         x = emb            → LSTM (lib/rnn) → last state → logits
+//
+// The Transformer without positional encoding sees its input as a set, like
+// the bag of words: the lesson measures what the positions buy.
+//
+// Typical shapes: ids [batch, seq] (int32, 0 = padding) → logits [batch, 2].
+//
+// Introduced in lesson 8 (a Transformer classifier, trained).
+package classifier
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/initializer"
+	"github.com/gomlx/gomlx/support/exceptions"
+
+	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/posenc"
+	"github.com/attention-in-go/course/lib/rnn"
+	"github.com/attention-in-go/course/lib/transformer"
+)
+
+// Kind is a model architecture.
+type Kind string
+
+// The models of lesson 8.
+const (
+	Transformer Kind = "transformer"  // one encoder layer with sinusoidal positions
+	NoPositions Kind = "no-positions" // the same without positional encoding
+	BagOfWords  Kind = "bag-of-words" // mean of the embeddings, then an MLP
+	LSTM        Kind = "lstm"         // an LSTM's last state
+)
+
+// Config sizes a model.
+type Config struct {
+	Kind   Kind
+	Vocab  int // ids 0 … Vocab−1, 0 = padding
+	DModel int // embedding and model width
+	Heads  int // attention heads (Transformer kinds)
+	DFF    int // feed-forward width (Transformer kinds), MLP width (bag of words)
+	Hidden int // LSTM state
+}
+
+// Model returns the classifier as a lib/train model: inputs {ids [batch,
+// seq]} → outputs {logits [batch, 2]}, plus the attention weights
+// [batch, heads, seq, seq] for the Transformer kinds.
+func (c Config) Model() func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
+	return func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
+		logits, weights := c.Forward(scope.In("%s", c.Kind), inputs[0])
+		if weights == nil {
+			return []*graph.Node{logits}
+		}
+		return []*graph.Node{logits, weights}
+	}
+}
+
+// Forward builds the classifier on ids [batch, seq] and returns logits
+// [batch, 2] and, for the Transformer kinds, the attention weights
+// [batch, heads, seq, seq].
+func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *graph.Node) {
+	g := ids.Graph()
+	seq := ids.Shape().Dim(1)
+	d := c.DModel
+	matrix := func(s *model.Scope, name string, dims ...int) *graph.Node {
+		return s.WithInitializer(initializer.GlorotUniformFn(s)).VariableWithShape(name, shapes.Make(dtypes.Float32, dims...)).ValueGraph(g)
+	}
+	vector := func(s *model.Scope, name string, n int, one bool) *graph.Node {
+		init := initializer.Zero
+		if one {
+			init = initializer.One
+		}
+		return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dtypes.Float32, n)).ValueGraph(g)
+	}
+	emb := scope.In("embedding")
+	table := emb.WithInitializer(initializer.RandomNormalFn(emb, 1/math.Sqrt(float64(d)))).
+		VariableWithShape("table", shapes.Make(dtypes.Float32, c.Vocab, d)).ValueGraph(g)
+	x := posenc.Lookup(table, ids)                                // Shape: [batch, seq, d_model]
+	real := graph.NotEqual(ids, graph.ScalarZero(g, ids.DType())) // Shape: [batch, seq], true for words
+
+	switch c.Kind {
+	case Transformer, NoPositions:
+		var pe *graph.Node
+		if c.Kind == Transformer {
+			pe = posenc.SinusoidalGraph(g, x.DType(), seq, d, 10000) // Shape: [seq, d_model]
+		}
+		x = posenc.InputEmbedding(x, pe) // Shape: [batch, seq, d_model], x·√d + PE
+		l := scope.In("layer")
+		a, f, n1, n2 := l.In("attention"), l.In("ffn"), l.In("norm1"), l.In("norm2")
+		p := transformer.EncoderLayerParams{
+			Attention: attention.MultiHeadParams{WQ: matrix(a, "wq", d, d), WK: matrix(a, "wk", d, d), WV: matrix(a, "wv", d, d), WO: matrix(a, "wo", d, d),
+				BQ: vector(a, "bq", d, false), BK: vector(a, "bk", d, false), BV: vector(a, "bv", d, false), BO: vector(a, "bo", d, false)},
+			Norm1: transformer.LayerNormParams{Gamma: vector(n1, "gamma", d, true), Beta: vector(n1, "beta", d, false)},
+			FFN: transformer.FFNParams{W1: matrix(f, "w1", d, c.DFF), B1: vector(f, "b1", c.DFF, false),
+				W2: matrix(f, "w2", c.DFF, d), B2: vector(f, "b2", d, false)},
+			Norm2: transformer.LayerNormParams{Gamma: vector(n2, "gamma", d, true), Beta: vector(n2, "beta", d, false)},
+		}
+		mask := attention.PaddingMask(ids, 0) // Shape: [batch, 1, seq], true = padding
+		x, weights = transformer.EncoderLayer(x, c.Heads, p).WithMask(mask).Done()
+		x = MaskedMean(x, real) // Shape: [batch, d_model]
+	case BagOfWords:
+		m := scope.In("mlp")
+		x = MaskedMean(x, real)                                                                                           // Shape: [batch, d_model]
+		x = graph.Add(graph.MatMul(x, matrix(m, "w", d, c.DFF)), graph.ExpandLeftToRank(vector(m, "b", c.DFF, false), 2)) // Shape: [batch, d_model] x [d_model, d_ff] → [batch, d_ff]
+		x = graph.Max(x, graph.ScalarZero(g, x.DType()))                                                                  // ReLU
+		d = c.DFF
+	case LSTM:
+		p := rnn.NewLSTMParams(scope.In("lstm"), g, d, c.Hidden)
+		_, x = rnn.LSTMLayer(x, real, p) // Shape: [batch, hidden], the state after the last word
+		d = c.Hidden
+	default:
+		exceptions.Panicf("classifier: unknown kind %q", c.Kind)
+	}
+	h := scope.In("head")
+	logits = graph.Add(graph.MatMul(x, matrix(h, "w", d, 2)), graph.ExpandLeftToRank(vector(h, "b", 2, false), 2)) // Shape: [batch, d] x [d, 2] → [batch, 2]
+	return logits, weights
+}
+
+// MaskedMean averages x [batch, seq, d] over the positions where keep
+// [batch, seq] is true: the mean of a sentence's words, padding left out.
+func MaskedMean(x, keep *graph.Node) *graph.Node {
+	k := graph.ConvertDType(keep, x.DType())                         // Shape: [batch, seq]
+	sum := graph.ReduceSum(graph.Mul(x, graph.InsertAxes(k, -1)), 1) // Shape: [batch, d]
+	n := graph.ReduceAndKeep(k, graph.ReduceSum, -1)                 // Shape: [batch, 1], the number of words
+	n = graph.Max(n, graph.ScalarOne(x.Graph(), x.DType()))          // a fully padded row divides by 1, not 0
+	return graph.Div(sum, n)                                         // Shape: [batch, d]
+}
+
+// Loss is the mean cross-entropy of the logits [batch, 2] against the
+// labels [batch] (int32):  −log softmax(logits)[label].
+func Loss(labels, predictions []*graph.Node) *graph.Node {
+	logits := predictions[0]                                                    // Shape: [batch, 2]
+	top := graph.StopGradient(graph.ReduceAndKeep(logits, graph.ReduceMax, -1)) // Shape: [batch, 1], for a stable log-sum-exp
+	lse := graph.Add(graph.Log(graph.ReduceAndKeep(graph.Exp(graph.Sub(logits, top)), graph.ReduceSum, -1)), top)
+	onehot := graph.OneHot(labels[0], 2, logits.DType())                          // Shape: [batch, 2]
+	picked := graph.ReduceAndKeep(graph.Mul(onehot, logits), graph.ReduceSum, -1) // Shape: [batch, 1]
+	return graph.ReduceAllMean(graph.Sub(lse, picked))
+}
+
+// String names the model with its size.
+func (c Config) String() string {
+	return fmt.Sprintf("%s (d_model %d)", c.Kind, c.DModel)
+}
