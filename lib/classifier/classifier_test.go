@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/gomlx/gomlx/core/graph"
@@ -15,7 +16,7 @@ import (
 // and −log softmax(logits)[label].
 func TestMaskedMeanAndLoss(t *testing.T) {
 	exec, err := graph.NewExec(backend.Default(), func(x, keep, logits, labels *graph.Node) []*graph.Node {
-		return []*graph.Node{MaskedMean(x, keep), Loss([]*graph.Node{labels}, []*graph.Node{logits})}
+		return []*graph.Node{MaskedMean(x, keep), Loss([]*graph.Node{labels}, []*graph.Node{logits}), MaskedMax(x, keep)}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,9 @@ func TestMaskedMeanAndLoss(t *testing.T) {
 			t.Errorf("MaskedMean = %v, want %v", got, want)
 			break
 		}
+	}
+	if got, want := tensors.MustCopyFlatData[float32](outs[2]), []float32{3, 4, 9, 10, 0, 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("MaskedMax = %v, want %v (padding's 100 left out)", got, want)
 	}
 	// −log softmax: row 0 [2, 0] label 1 → log(1+e²); row 1 [0, 3] label 1 → log(1+e⁻³).
 	wantLoss := (math.Log(1+math.Exp(2)) + math.Log(1+math.Exp(-3))) / 2
@@ -64,6 +68,19 @@ func TestLesson8Claims(t *testing.T) {
 	}
 	if err := Check(rs, 0.95, 0.2); err != nil {
 		t.Errorf("%v\n%s", err, Table(rs))
+	}
+	for _, p := range []Pooling{PoolMax, PoolCLS} {
+		e := Lesson8.WithPool(p)
+		if _, err := e.Train(Transformer); err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Evaluate(Transformer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[0].Accuracy < 0.9 {
+			t.Errorf("%s pooling: %.1f%%, want ≥ 90%%", p, 100*r[0].Accuracy)
+		}
 	}
 	for _, r := range rs {
 		if r.Kind == NoPositions && r.Accuracy > 0.7 {

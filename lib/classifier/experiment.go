@@ -22,8 +22,15 @@ type Experiment struct {
 	Steps, Batch int
 	LearningRate float64
 	DModel       int
-	Heads, DFF   int // Transformer
-	Hidden       int // LSTM
+	Heads, DFF   int     // Transformer
+	Hidden       int     // LSTM
+	Pool         Pooling // Transformer kinds; "" is PoolMean
+}
+
+// WithPool returns the experiment with the Transformer kinds pooling by p.
+func (e Experiment) WithPool(p Pooling) Experiment {
+	e.Pool = p
+	return e
 }
 
 // Lesson8 is the experiment of lesson 8.
@@ -41,11 +48,24 @@ func (e Experiment) Data() (reviews.Set, *reviews.Vocab, error) {
 
 // Config returns the model of kind k.
 func (e Experiment) Config(k Kind) Config {
-	return Config{Kind: k, Vocab: len(reviews.NewVocab().Words), DModel: e.DModel, Heads: e.Heads, DFF: e.DFF, Hidden: e.Hidden}
+	return Config{Kind: k, Vocab: len(reviews.NewVocab().Words), DModel: e.DModel, Heads: e.Heads, DFF: e.DFF, Hidden: e.Hidden, Pool: e.Pool}
 }
 
 // Name is the checkpoint name of model k.
-func (e Experiment) Name(k Kind) string { return "lesson08-" + string(k) }
+func (e Experiment) Name(k Kind) string {
+	if e.Pool != "" && e.Pool != PoolMean && (k == Transformer || k == NoPositions) {
+		return "lesson08-" + string(k) + "-" + string(e.Pool)
+	}
+	return "lesson08-" + string(k)
+}
+
+// label names model k in progress lines and figures.
+func (e Experiment) label(k Kind) string {
+	if e.Pool != "" && e.Pool != PoolMean && (k == Transformer || k == NoPositions) {
+		return string(k) + " (" + string(e.Pool) + " pooling)"
+	}
+	return string(k)
+}
 
 // dataset encodes reviews for lib/train.
 func dataset(name string, v *reviews.Vocab, rs []reviews.Review) (*train.Dataset, error) {
@@ -67,7 +87,7 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 	if err != nil {
 		return nil, err
 	}
-	return train.Fit(train.Config{Name: e.Name(k), Label: string(k), Steps: e.Steps, BatchSize: e.Batch,
+	return train.Fit(train.Config{Name: e.Name(k), Label: e.label(k), Steps: e.Steps, BatchSize: e.Batch,
 		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), Loss, d)
 }
 
@@ -111,6 +131,7 @@ func (e Experiment) Predict(t *train.Trained, k Kind, rs []reviews.Review) (posi
 // Result is one model's outcome on the test reviews.
 type Result struct {
 	Kind      Kind
+	Name      string  // the kind, and the pooling when not the mean
 	Accuracy  float64 // on all test reviews
 	Ambiguous float64 // on those whose words also make a review of the other label
 	Params    int
@@ -133,7 +154,7 @@ func (e Experiment) Evaluate(kinds ...Kind) ([]Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := Result{Kind: k, Params: t.History.Params, Train: t.History.Wall}
+		r := Result{Kind: k, Name: e.label(k), Params: t.History.Params, Train: t.History.Wall}
 		right, amb, ambRight := 0, 0, 0
 		for i, rv := range s.Test {
 			ok := (p[i] >= 0.5) == (rv.Label == 1)
@@ -157,9 +178,9 @@ func (e Experiment) Evaluate(kinds ...Kind) ([]Result, error) {
 // Table formats results as a text table.
 func Table(rs []Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-14s %10s %18s %8s %9s\n", "model", "test acc.", "ambiguous reviews", "params", "training")
+	fmt.Fprintf(&b, "%-26s %10s %18s %8s %9s\n", "model", "test acc.", "ambiguous reviews", "params", "training")
 	for _, r := range rs {
-		fmt.Fprintf(&b, "%-14s %9.1f%% %17.1f%% %8d %8.1fs\n", r.Kind, 100*r.Accuracy, 100*r.Ambiguous, r.Params, r.Train.Seconds())
+		fmt.Fprintf(&b, "%-26s %9.1f%% %17.1f%% %8d %8.1fs\n", r.Name, 100*r.Accuracy, 100*r.Ambiguous, r.Params, r.Train.Seconds())
 	}
 	return b.String()
 }

@@ -49,7 +49,22 @@ type Config struct {
 	Heads  int // attention heads (Transformer kinds)
 	DFF    int // feed-forward width (Transformer kinds), MLP width (bag of words)
 	Hidden int // LSTM state
+	// Pool turns the encoder's outputs into one vector (Transformer
+	// kinds): PoolMean (the default) averages the words, PoolMax takes the
+	// largest value of each dimension over the words, PoolCLS prepends a
+	// learned [CLS] vector (as BERT) and keeps its output.
+	Pool Pooling
 }
+
+// Pooling is how a Transformer classifier summarises its sequence.
+type Pooling string
+
+// The poolings of the source's classifier.
+const (
+	PoolMean Pooling = "mean"
+	PoolMax  Pooling = "max"
+	PoolCLS  Pooling = "cls"
+)
 
 // Model returns the classifier as a lib/train model: inputs {ids [batch,
 // seq]} → outputs {logits [batch, 2]}, plus the attention weights
@@ -93,7 +108,16 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 		if c.Kind == Transformer {
 			pe = posenc.SinusoidalGraph(g, x.DType(), seq, d, 10000) // Shape: [seq, d_model]
 		}
-		x = posenc.InputEmbedding(x, pe) // Shape: [batch, seq, d_model], x·√d + PE
+		x = posenc.InputEmbedding(x, pe)      // Shape: [batch, seq, d_model], x·√d + PE
+		mask := attention.PaddingMask(ids, 0) // Shape: [batch, 1, seq], true = padding
+		if c.Pool == PoolCLS {
+			cls := emb.WithInitializer(initializer.RandomNormalFn(emb, 1)).VariableWithShape("cls", shapes.Make(dtypes.Float32, 1, 1, d)).ValueGraph(g)
+			batch := ids.Shape().Dim(0)
+			cls = graph.BroadcastToDims(cls, batch, 1, d)                     // Shape: [batch, 1, d_model]
+			x = graph.Concatenate([]*graph.Node{cls, x}, 1)                   // Shape: [batch, 1+seq, d_model], [CLS] first
+			open := graph.BroadcastToDims(graph.Const(g, false), batch, 1, 1) // Shape: [batch, 1, 1], [CLS] is never padding
+			mask = graph.Concatenate([]*graph.Node{open, mask}, 2)            // Shape: [batch, 1, 1+seq]
+		}
 		l := scope.In("layer")
 		a, f, n1, n2 := l.In("attention"), l.In("ffn"), l.In("norm1"), l.In("norm2")
 		p := transformer.EncoderLayerParams{
@@ -104,9 +128,20 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 				W2: matrix(f, "w2", c.DFF, d), B2: vector(f, "b2", d, false)},
 			Norm2: transformer.LayerNormParams{Gamma: vector(n2, "gamma", d, true), Beta: vector(n2, "beta", d, false)},
 		}
-		mask := attention.PaddingMask(ids, 0) // Shape: [batch, 1, seq], true = padding
 		x, weights = transformer.EncoderLayer(x, c.Heads, p).WithMask(mask).Done()
-		x = MaskedMean(x, real) // Shape: [batch, d_model]
+		switch c.Pool {
+		case PoolCLS:
+			x = transformer.Pool(x, transformer.PoolCLS) // Shape: [batch, d_model], the [CLS] position
+		case PoolMax:
+			x = MaskedMax(x, real) // Shape: [batch, d_model]
+		default:
+			x = MaskedMean(x, real) // Shape: [batch, d_model]
+		}
+		// The source's head: Linear(d, d/2) → ReLU → Linear(d/2, 2).
+		m := scope.In("mlp")
+		x = graph.Add(graph.MatMul(x, matrix(m, "w", d, d/2)), graph.ExpandLeftToRank(vector(m, "b", d/2, false), 2)) // Shape: [batch, d_model/2]
+		x = graph.Max(x, graph.ScalarZero(g, x.DType()))                                                              // ReLU
+		d /= 2
 	case BagOfWords:
 		m := scope.In("mlp")
 		x = MaskedMean(x, real)                                                                                           // Shape: [batch, d_model]
@@ -133,6 +168,16 @@ func MaskedMean(x, keep *graph.Node) *graph.Node {
 	n := graph.ReduceAndKeep(k, graph.ReduceSum, -1)                 // Shape: [batch, 1], the number of words
 	n = graph.Max(n, graph.ScalarOne(x.Graph(), x.DType()))          // a fully padded row divides by 1, not 0
 	return graph.Div(sum, n)                                         // Shape: [batch, d]
+}
+
+// MaskedMax takes, for each dimension of x [batch, seq, d], the largest
+// value over the positions where keep [batch, seq] is true (a fully padded
+// row gives 0).
+func MaskedMax(x, keep *graph.Node) *graph.Node {
+	k := graph.BroadcastToDims(graph.InsertAxes(keep, -1), x.Shape().Dimensions...) // Shape: [batch, seq, d]
+	low := graph.BroadcastToDims(graph.Scalar(x.Graph(), x.DType(), -1e9), x.Shape().Dimensions...)
+	m := graph.ReduceMax(graph.Where(k, x, low), 1) // Shape: [batch, d]
+	return graph.Where(graph.LessThan(m, graph.Scalar(x.Graph(), x.DType(), -1e8)), graph.ZerosLike(m), m)
 }
 
 // Loss is the mean cross-entropy of the logits [batch, 2] against the
