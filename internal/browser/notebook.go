@@ -132,6 +132,21 @@ func (p *NotebookPage) InterruptKernel() error {
 	return p.eval(nil, `() => Jupyter.notebook.kernel.interrupt()`)
 }
 
+// RestartKernel clears every output and restarts the kernel without
+// asking, as Kernel › Restart & Clear Output does, and waits until the new
+// kernel is idle.
+func (p *NotebookPage) RestartKernel(ctx context.Context) error {
+	if err := p.eval(nil, `() => { Jupyter.notebook.clear_all_output(); Jupyter.notebook.restart_kernel({confirm: false}); }`); err != nil {
+		return err
+	}
+	time.Sleep(time.Second) // let the restart begin before polling for idle
+	return p.waitFor(ctx, "the kernel to restart", 250*time.Millisecond, func() (bool, error) {
+		var idle bool
+		err := p.eval(&idle, `() => Jupyter.notebook.kernel.is_connected() && !document.querySelector('#kernel_indicator_icon.kernel_busy_icon')`)
+		return idle, err
+	})
+}
+
 // stalledAfterError is how long the kernel must be idle, after an error and
 // with cells left unexecuted, before RunAll gives up waiting.
 const stalledAfterError = 3 * time.Second
