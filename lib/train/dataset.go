@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gomlx/gomlx/core/tensors"
+	gomlxtrain "github.com/gomlx/gomlx/ml/train"
 )
 
 // Column is one input or label of every example of a [Dataset]: a flat
@@ -121,12 +122,11 @@ func Order(n int, seed uint64) iter.Seq[[]int] {
 }
 
 // Batch is one batch of examples: one tensor per column, first axis the
-// batch.
+// batch. It is GoMLX's training batch, so a [Batcher] feeds GoMLX's
+// training loop directly.
 //
 // Introduced in lesson 06.
-type Batch struct {
-	Inputs, Labels []*tensors.Tensor
-}
+type Batch = gomlxtrain.Batch
 
 // Batches returns the examples as an endless sequence of batches of
 // batchSize examples, shuffled by epoch with [Order](n, seed). Every batch
@@ -147,7 +147,8 @@ func (d *Dataset) Batches(batchSize int, seed uint64) (*Batcher, error) {
 	return &Batcher{d: d, n: n, size: batchSize, seed: seed}, nil
 }
 
-// Batcher yields the batches of a [Dataset] in a seeded order.
+// Batcher yields the batches of a [Dataset] in a seeded order. It is a
+// GoMLX training dataset (github.com/gomlx/gomlx/ml/train.Dataset).
 //
 // Introduced in lesson 06.
 type Batcher struct {
@@ -156,6 +157,9 @@ type Batcher struct {
 	size int
 	seed uint64
 }
+
+// Name is the dataset's name.
+func (b *Batcher) Name() string { return b.d.Name }
 
 // Iter returns the batches, endlessly; every call starts again from the
 // first.

@@ -14,6 +14,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	gomlxtrain "github.com/gomlx/gomlx/ml/train"
+	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 
 	"github.com/attention-in-go/course/lib/backend"
@@ -164,7 +166,7 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 // Fit therefore retrains.
 //
 // Introduced in lesson 06.
-func Fit(cfg Config, m Model, loss Loss, data *Dataset) (*Trained, error) {
+func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	if cfg.Steps < 1 {
 		return nil, fmt.Errorf("train.Fit: Steps must be ≥ 1, got %d", cfg.Steps)
 	}
@@ -196,48 +198,29 @@ func Fit(cfg Config, m Model, loss Loss, data *Dataset) (*Trained, error) {
 	}
 
 	store := newStore(cfg.Seed)
-	opt := optimizer.Adam().LearningRate(cfg.LearningRate).Done()
-	nIn := len(data.Inputs)
-	step, err := model.NewExec(backend.Default(), store, func(scope *model.Scope, args []*graph.Node) *graph.Node {
-		g := args[0].Graph()
-		store.SetTraining(g, true)
-		l := loss(args[nIn:], m(scope, args[:nIn]))
-		if !l.Shape().IsScalar() {
-			l = graph.ReduceAllMean(l)
-		}
-		opt.UpdateGraph(scope, g, l)
-		return l
-	})
-	if err != nil {
-		return nil, fmt.Errorf("train.Fit: %w", err)
-	}
+	// GoMLX's Trainer recognises model functions by their exact type, not a named one.
+	modelFn := (func(*model.Scope, []*graph.Node) []*graph.Node)(m)
+	trainer := gomlxtrain.NewTrainer(backend.Default(), store, modelFn, loss.LossFn(lossFn),
+		optimizer.Adam().LearningRate(cfg.LearningRate).Done(), nil, nil)
+	loop := gomlxtrain.NewLoop(trainer)
 	hist := &History{Name: name, Steps: cfg.Steps, Loss: make([]float64, 0, cfg.Steps)}
 	prog := newProgress(name, cfg)
 	start := time.Now()
-	for batch, err := range ds.Iter() {
-		if err != nil {
-			return nil, fmt.Errorf("train.Fit: %w", err)
-		}
-		args := make([]any, 0, len(batch.Inputs)+len(batch.Labels))
-		for _, t := range append(batch.Inputs, batch.Labels...) {
-			args = append(args, t)
-		}
-		out, err := step.Call(args...)
-		if err != nil {
-			return nil, fmt.Errorf("train.Fit: step %d: %w", len(hist.Loss)+1, err)
-		}
-		l := float64(tensors.ToScalar[float32](out[0]))
+	// metrics[0] is the loss of the step's batch; the Trainer always puts it first.
+	loop.OnStep("course progress", 0, func(_ *gomlxtrain.Loop, metrics []*tensors.Tensor) error {
+		l := float64(tensors.ToScalar[float32](metrics[0]))
 		if math.IsNaN(l) || math.IsInf(l, 0) {
-			return nil, fmt.Errorf("train.Fit: the loss became %v at step %d: lower the learning rate", l, len(hist.Loss)+1)
+			return fmt.Errorf("the loss became %v at step %d: lower the learning rate", l, len(hist.Loss)+1)
 		}
 		hist.Loss = append(hist.Loss, l)
 		if len(hist.Loss) == 1 {
 			hist.Compile = time.Since(start)
 		}
 		prog.step(hist, time.Since(start))
-		if len(hist.Loss) == cfg.Steps {
-			break
-		}
+		return nil
+	})
+	if _, err := loop.RunSteps(ds, cfg.Steps); err != nil {
+		return nil, fmt.Errorf("train.Fit: %w", err)
 	}
 	hist.Wall = time.Since(start)
 	hist.Params = countParams(store)
@@ -329,6 +312,10 @@ func Load(name string) (*Trained, error) {
 	hist := &History{}
 	if err := json.Unmarshal(b, hist); err != nil {
 		return nil, fmt.Errorf("train.Load: %s: %w", dir, err)
+	}
+	if saved, _ := filepath.Glob(filepath.Join(dir, "checkpoint-*.json")); len(saved) == 0 {
+		// A folder from an older version of the course, or one cut short.
+		return nil, fmt.Errorf("train.Load: %w: %s has no GoMLX checkpoint of %q — run the cell that trains it again", ErrNotTrained, dir, name)
 	}
 	store := newStore(0)
 	if err := readWeights(store, dir); err != nil {

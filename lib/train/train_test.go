@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/checkpoint"
 )
 
 // xorData is the four XOR examples, repeated: no line separates them, so a
@@ -98,6 +101,75 @@ func TestFitLearnsXORAndReloads(t *testing.T) {
 		if got[i] != again[i] {
 			t.Errorf("prediction %d after reload = %v, before = %v; want identical", i, again[i], got[i])
 		}
+	}
+}
+
+// TestCheckpointIsGoMLXs reads what Fit saved with GoMLX's own checkpoint
+// package, not through Load: the folder must be a GoMLX checkpoint holding
+// the trained values.
+func TestCheckpointIsGoMLXs(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	cfg := Config{Name: "xor-ckpt", Steps: 20, BatchSize: 8, LearningRate: 0.05, Seed: 5, Quiet: true}
+	tr, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := Dir(cfg.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := model.NewStore()
+	if _, err := checkpoint.Load(store).Dir(dir).Immediate().Done(); err != nil {
+		t.Fatalf("GoMLX cannot load the checkpoint in %s: %v", dir, err)
+	}
+	for _, path := range []string{"/l1/w", "/l1/b", "/l2/w"} {
+		want := tensors.MustCopyFlatData[float32](mustValue(t, tr.Store, path))
+		got := tensors.MustCopyFlatData[float32](mustValue(t, store, path))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s in the checkpoint = %v, trained = %v", path, got, want)
+		}
+	}
+}
+
+func mustValue(t *testing.T, store *model.Store, path string) *tensors.Tensor {
+	t.Helper()
+	v := store.GetVariable(path)
+	if v == nil {
+		t.Fatalf("no variable %s", path)
+	}
+	val, err := v.Value()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return val
+}
+
+// TestLoadOrFitRetrainsWithoutCheckpoint: a folder with a history but no
+// weights (an interrupted save, an older course version) is retrained,
+// not an error.
+func TestLoadOrFitRetrainsWithoutCheckpoint(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	cfg := Config{Name: "xor-half", Steps: 10, BatchSize: 8, Seed: 5, Quiet: true}
+	if _, err := Fit(cfg, mlp, bce, xorData()); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := Dir(cfg.Name)
+	saved, _ := filepath.Glob(filepath.Join(dir, "checkpoint-*"))
+	if len(saved) == 0 {
+		t.Fatalf("Fit saved no checkpoint-* files in %s", dir)
+	}
+	for _, f := range saved {
+		os.Remove(f)
+	}
+	if _, err := Load(cfg.Name); !errors.Is(err, ErrNotTrained) {
+		t.Errorf("Load without weights: error %v, want ErrNotTrained", err)
+	}
+	tr, err := LoadOrFit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Loaded {
+		t.Error("LoadOrFit loaded a model whose weights are gone; want it retrained")
 	}
 }
 
