@@ -1,81 +1,21 @@
 package seq2seq
 
 import (
-	"bytes"
-	"flag"
-	"image"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/golden"
 	"github.com/attention-in-go/course/lib/viz"
 )
 
-var update = flag.Bool("update", false, "regenerate testdata/*_golden.png")
-
-// goldenPNG renders fig and compares it with testdata/name_golden.png, pixel
-// by pixel with a small tolerance (font rasterisation differs slightly
-// between machines). go test ./lib/seq2seq -update rewrites the image: look
-// at it before committing.
-func goldenPNG(t *testing.T, name string, fig viz.Figure) {
-	t.Helper()
-	got, err := viz.PNG(fig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", name+"_golden.png")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	wantBytes, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lib/seq2seq -update to create it)", err)
-	}
-	gi, _ := png.Decode(bytes.NewReader(got))
-	wi, err := png.Decode(bytes.NewReader(wantBytes))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gi.Bounds() != wi.Bounds() {
-		t.Fatalf("%s: size %v, golden %v", name, gi.Bounds(), wi.Bounds())
-	}
-	diff := 0
-	b := gi.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if !near(gi, wi, x, y) {
-				diff++
-			}
-		}
-	}
-	if frac := float64(diff) / float64(b.Dx()*b.Dy()); frac > 0.002 {
-		t.Errorf("%s: %.2f%% of the pixels differ from %s (more than 0.2%%); if the change is intended, rerun with -update and look at the image", name, 100*frac, path)
-	}
-}
-
-func near(a, b image.Image, x, y int) bool {
-	r1, g1, b1, _ := a.At(x, y).RGBA()
-	r2, g2, b2, _ := b.At(x, y).RGBA()
-	d := func(u, v uint32) uint32 {
-		if u > v {
-			return u - v
-		}
-		return v - u
-	}
-	const tol = 24 << 8
-	return d(r1, r2) <= tol && d(g1, g2) <= tol && d(b1, b2) <= tol
-}
-
+// TestBottleneckGolden compares the figure with testdata/bottleneck_golden.png
+// (go test ./lib/seq2seq -update rewrites it: look at it before committing).
 func TestBottleneckGolden(t *testing.T) {
-	goldenPNG(t, "bottleneck", &Bottleneck{})
+	got, err := viz.PNG(&Bottleneck{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "bottleneck", got)
 }
 
 func TestBottleneckValidate(t *testing.T) {

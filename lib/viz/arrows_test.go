@@ -1,8 +1,6 @@
 package viz
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -25,29 +23,7 @@ func arrowsSat() *Arrows {
 }
 
 func TestArrowsGolden(t *testing.T) {
-	got, err := PNG(arrowsSat())
-	if err != nil {
-		t.Fatalf("PNG: %v", err)
-	}
-	path := filepath.Join("testdata", "arrows_golden.png")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lib/viz -update to create the golden images)", err)
-	}
-	if err := samePixels(got, want); err != nil {
-		failed := filepath.Join(t.TempDir(), "arrows.png")
-		if dir, err := os.MkdirTemp("", "viz-golden-"); err == nil {
-			failed = filepath.Join(dir, "arrows.png") // kept for inspection
-		}
-		os.WriteFile(failed, got, 0o644)
-		t.Errorf("arrows differs from %s: %v\n(got written to %s; if the change is intended, run go test ./lib/viz -update)", path, err, failed)
-	}
+	checkGolden(t, "arrows", arrowsSat())
 }
 
 // A picture with other weights must not match the golden image: the
@@ -55,15 +31,7 @@ func TestArrowsGolden(t *testing.T) {
 func TestArrowsGoldenCanFail(t *testing.T) {
 	a := arrowsSat()
 	a.Weights = []float64{0.46, 0.08, 0.17, 0.21, 0.03, 0.05, 0} // "The" and "cat" swapped
-	got, err := PNG(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("testdata", "arrows_golden.png"))
-	if err != nil {
-		t.Skip("no golden image yet")
-	}
-	if samePixels(got, want) == nil {
+	if !differsFromGolden(t, "arrows", a) {
 		t.Error("arrows with swapped weights match the golden image, want a difference")
 	}
 }

@@ -1,8 +1,6 @@
 package viz
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,44 +36,15 @@ func timelineScatter() *LabelledScatter {
 
 func TestGoldenLesson05(t *testing.T) {
 	for _, tc := range lesson05Figures() {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := PNG(tc.fig)
-			if err != nil {
-				t.Fatalf("PNG: %v", err)
-			}
-			path := filepath.Join("testdata", tc.name+"_golden.png")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./lib/viz -update to create the golden images)", err)
-			}
-			if err := samePixels(got, want); err != nil {
-				failed := filepath.Join(os.TempDir(), "viz-golden-"+tc.name+".png")
-				os.WriteFile(failed, got, 0o644)
-				t.Errorf("%s differs from %s: %v\n(got written to %s; if the change is intended, run go test ./lib/viz -update)", tc.name, path, err, failed)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc.name, tc.fig) })
 	}
 }
 
 // The golden comparison notices a change of the diagram: a diagram
 // without shapes or with another title is not the golden one.
 func TestEncoderDiagramGoldenCanFail(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("testdata", "encoder_diagram_golden.png"))
-	if err != nil {
-		t.Skip("no golden image yet")
-	}
 	for _, d := range []*EncoderDiagram{{Layers: 6, NoShapes: true}, {Layers: 6, Title: "The encoder of the Transformer"}} {
-		got, err := PNG(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if samePixels(got, want) == nil {
+		if !differsFromGolden(t, "encoder_diagram", d) {
 			t.Errorf("%+v renders like the golden diagram of EncoderDiagram{Layers: 6}", *d)
 		}
 	}

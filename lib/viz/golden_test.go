@@ -1,26 +1,19 @@
 package viz
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
-	"image"
-	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/attention-in-go/course/internal/golden"
 )
 
-// Golden-image tests, the gonum/plot way: each figure is rendered to PNG
-// and compared, pixel by pixel with a small tolerance, with
-// testdata/<name>_golden.png. After an intended change of the figures,
-// regenerate the images with
+// Golden-image tests, the gonum/plot way (internal/golden): each figure is
+// rendered to PNG and compared with testdata/<name>_golden.png. After an
+// intended change of the figures, regenerate the images with
 //
 //	go test ./lib/viz -update
 //
 // and look at them before committing.
-var update = flag.Bool("update", false, "regenerate the golden images in testdata")
 
 // Data of the lesson-01 pictures.
 var (
@@ -125,79 +118,30 @@ func goldenFigures() []namedFigure {
 
 func TestGolden(t *testing.T) {
 	for _, tc := range goldenFigures() {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := PNG(tc.fig)
-			if err != nil {
-				t.Fatalf("PNG: %v", err)
-			}
-			path := filepath.Join("testdata", tc.name+"_golden.png")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./lib/viz -update to create the golden images)", err)
-			}
-			if err := samePixels(got, want); err != nil {
-				failed := filepath.Join(t.TempDir(), tc.name+".png")
-				if dir, err := os.MkdirTemp("", "viz-golden-"); err == nil {
-					failed = filepath.Join(dir, tc.name+".png") // kept for inspection
-				}
-				os.WriteFile(failed, got, 0o644)
-				t.Errorf("%s differs from %s: %v\n(got written to %s; if the change is intended, run go test ./lib/viz -update)", tc.name, path, err, failed)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc.name, tc.fig) })
 	}
 }
 
-// samePixels decodes two PNG images and reports whether they differ by more
-// than a tiny tolerance: a channel may differ by 3/255, and one pixel in
-// 2000 may differ more (anti-aliasing of text can vary slightly).
-func samePixels(got, want []byte) error {
-	a, err := png.Decode(bytes.NewReader(got))
+// checkGolden renders fig to PNG and compares it with
+// testdata/<name>_golden.png (see internal/golden).
+func checkGolden(t *testing.T, name string, fig Figure) {
+	t.Helper()
+	got, err := PNG(fig)
 	if err != nil {
-		return fmt.Errorf("decoding the new image: %w", err)
+		t.Fatalf("PNG: %v", err)
 	}
-	b, err := png.Decode(bytes.NewReader(want))
-	if err != nil {
-		return fmt.Errorf("decoding the golden image: %w", err)
-	}
-	if a.Bounds().Size() != b.Bounds().Size() {
-		return fmt.Errorf("size %v, want %v", a.Bounds().Size(), b.Bounds().Size())
-	}
-	const channelTol = 3 * 0x101
-	bad, first := 0, image.Point{-1, -1}
-	size := a.Bounds().Size()
-	for y := range size.Y {
-		for x := range size.X {
-			r1, g1, b1, a1 := a.At(a.Bounds().Min.X+x, a.Bounds().Min.Y+y).RGBA()
-			r2, g2, b2, a2 := b.At(b.Bounds().Min.X+x, b.Bounds().Min.Y+y).RGBA()
-			if absDiff(r1, r2) > channelTol || absDiff(g1, g2) > channelTol ||
-				absDiff(b1, b2) > channelTol || absDiff(a1, a2) > channelTol {
-				if bad == 0 {
-					first = image.Point{x, y}
-				}
-				bad++
-			}
-		}
-	}
-	if bad > size.X*size.Y/2000 {
-		return fmt.Errorf("%d of %d pixels differ, the first at %v", bad, size.X*size.Y, first)
-	}
-	return nil
+	golden.Check(t, name, got)
 }
 
-func absDiff(a, b uint32) uint32 {
-	if a > b {
-		return a - b
+// differsFromGolden reports whether fig renders unlike the golden image
+// name: the tests that show a comparison can fail call it.
+func differsFromGolden(t *testing.T, name string, fig Figure) bool {
+	t.Helper()
+	got, err := PNG(fig)
+	if err != nil {
+		t.Fatalf("PNG: %v", err)
 	}
-	return b - a
+	return golden.Differs(t, name, got)
 }
 
 func TestSamePixelsCanFail(t *testing.T) {
@@ -206,8 +150,8 @@ func TestSamePixelsCanFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := samePixels(a, a); err != nil {
-		t.Errorf("samePixels(a, a) = %v, want nil", err)
+	if err := golden.SamePixels(a, a); err != nil {
+		t.Errorf("golden.SamePixels(a, a) = %v, want nil", err)
 	}
 	other := &Heatmap{Values: weights3, Rows: tokens3, Cols: tokens3, Title: "Attention weights",
 		XLabel: "key", YLabel: "query", Palette: Greys()}
@@ -215,7 +159,7 @@ func TestSamePixelsCanFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := samePixels(a, b); err == nil {
-		t.Error("samePixels of a Viridis and a Greys heat map = nil, want an error")
+	if err := golden.SamePixels(a, b); err == nil {
+		t.Error("SamePixels of a Viridis and a Greys heat map = nil, want an error")
 	}
 }

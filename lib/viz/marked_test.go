@@ -2,8 +2,6 @@ package viz
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -66,47 +64,15 @@ func markedFigures() []namedFigure {
 
 func TestMarkedLinesGolden(t *testing.T) {
 	for _, tc := range markedFigures() {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := PNG(tc.fig)
-			if err != nil {
-				t.Fatalf("PNG: %v", err)
-			}
-			path := filepath.Join("testdata", tc.name+"_golden.png")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./lib/viz -update to create the golden images)", err)
-			}
-			if err := samePixels(got, want); err != nil {
-				failed := filepath.Join(t.TempDir(), tc.name+".png")
-				if dir, err := os.MkdirTemp("", "viz-golden-"); err == nil {
-					failed = filepath.Join(dir, tc.name+".png")
-				}
-				os.WriteFile(failed, got, 0o644)
-				t.Errorf("%s differs from %s: %v\n(got written to %s; if the change is intended, run go test ./lib/viz -update)", tc.name, path, err, failed)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc.name, tc.fig) })
 	}
 }
 
 // The golden comparison notices when the points lose their colours.
 func TestMarkedLinesGoldenCanFail(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("testdata", "marked_words_golden.png"))
-	if err != nil {
-		t.Skip("no golden image yet")
-	}
 	fig := markedFigures()[0].fig.(*MarkedLines)
 	fig.Points = []Series{{Y: fig.Lines[0].Y[:6]}} // one series: one colour, no legend
-	got, err := PNG(fig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if samePixels(got, want) == nil {
+	if !differsFromGolden(t, "marked_words", fig) {
 		t.Error("the plot without word colours renders like the golden one")
 	}
 }
