@@ -88,7 +88,7 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 		return nil, err
 	}
 	return train.Fit(train.Config{Name: e.Name(k), Label: e.label(k), Steps: e.Steps, BatchSize: e.Batch,
-		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), Loss, d)
+		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), train.CrossEntropy, d)
 }
 
 // Predict returns the positive-class probability and the attention

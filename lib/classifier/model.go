@@ -180,17 +180,6 @@ func MaskedMax(x, keep *graph.Node) *graph.Node {
 	return graph.Where(graph.LessThan(m, graph.Scalar(x.Graph(), x.DType(), -1e8)), graph.ZerosLike(m), m)
 }
 
-// Loss is the mean cross-entropy of the logits [batch, 2] against the
-// labels [batch] (int32):  −log softmax(logits)[label].
-func Loss(labels, predictions []*graph.Node) *graph.Node {
-	logits := predictions[0]                                                    // Shape: [batch, 2]
-	top := graph.StopGradient(graph.ReduceAndKeep(logits, graph.ReduceMax, -1)) // Shape: [batch, 1], for a stable log-sum-exp
-	lse := graph.Add(graph.Log(graph.ReduceAndKeep(graph.Exp(graph.Sub(logits, top)), graph.ReduceSum, -1)), top)
-	onehot := graph.OneHot(labels[0], 2, logits.DType())                          // Shape: [batch, 2]
-	picked := graph.ReduceAndKeep(graph.Mul(onehot, logits), graph.ReduceSum, -1) // Shape: [batch, 1]
-	return graph.ReduceAllMean(graph.Sub(lse, picked))
-}
-
 // String names the model with its size.
 func (c Config) String() string {
 	return fmt.Sprintf("%s (d_model %d)", c.Kind, c.DModel)

@@ -26,20 +26,6 @@ func (c ViTConfig) Model(embed EmbedFunc) train.Model {
 	}
 }
 
-// Loss is the mean cross-entropy of the logits against the labels [batch]
-// (int32): −log softmax(logits)[label], computed with the log-sum-exp
-// shifted by the largest logit.
-//
-// Introduced in lesson 05.
-func Loss(labels, predictions []*graph.Node) *graph.Node {
-	logits := predictions[0]                                                    // Shape: [batch, classes]
-	top := graph.StopGradient(graph.ReduceAndKeep(logits, graph.ReduceMax, -1)) // Shape: [batch, 1]
-	lse := graph.Add(graph.Log(graph.ReduceAndKeep(graph.Exp(graph.Sub(logits, top)), graph.ReduceSum, -1)), top)
-	onehot := graph.OneHot(labels[0], logits.Shape().Dimensions[1], logits.DType()) // Shape: [batch, classes]
-	picked := graph.ReduceAndKeep(graph.Mul(onehot, logits), graph.ReduceSum, -1)   // Shape: [batch, 1]
-	return graph.ReduceAllMean(graph.Sub(lse, picked))
-}
-
 // TrainDataset cuts every image of d into patches with patchify and
 // returns the lib/train dataset: inputs {patches}, labels {class}.
 //
@@ -73,7 +59,7 @@ func (c ViTConfig) TrainViT(opts train.Config, d *Dataset, patchify PatchifyFunc
 	if err != nil {
 		return nil, err
 	}
-	return train.Fit(opts, c.Model(embed), Loss, ds)
+	return train.Fit(opts, c.Model(embed), train.CrossEntropy, ds)
 }
 
 // Predict returns the predicted class of every image of d: the largest

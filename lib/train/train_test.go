@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/lib/backend"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -286,5 +287,36 @@ func TestProgressHTML(t *testing.T) {
 	}
 	if strings.Contains(progressHTML(&History{Name: "x", Steps: 5, Loss: []float64{1}}, time.Second, false), "<img") {
 		t.Error("progress HTML has a loss curve after one step, want text only")
+	}
+}
+
+// TestCrossEntropy compares with −log softmax worked out in float64, on
+// three classes and logits large enough that an unshifted exp(x) would
+// overflow float32.
+func TestCrossEntropy(t *testing.T) {
+	logits := [][]float64{{2, 0, -1}, {0, 3, 1}, {100, 98, 0}}
+	labels := []int32{1, 1, 2}
+	want := 0.0
+	for i, row := range logits {
+		sum := 0.0
+		for _, z := range row {
+			sum += math.Exp(z - row[0])
+		}
+		want += (math.Log(sum) + row[0] - row[labels[i]]) / float64(len(logits))
+	}
+	flat := make([]float32, 0, 9)
+	for _, row := range logits {
+		for _, z := range row {
+			flat = append(flat, float32(z))
+		}
+	}
+	got, err := graph.ExecOnce(backend.Default(), func(l, z *graph.Node) *graph.Node {
+		return CrossEntropy([]*graph.Node{l}, []*graph.Node{z})
+	}, tensors.FromFlatDataAndDimensions(labels, 3), tensors.FromFlatDataAndDimensions(flat, 3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := float64(tensors.ToScalar[float32](got)); math.Abs(g-want) > 1e-4*want {
+		t.Errorf("CrossEntropy = %.6f, want %.6f", g, want)
 	}
 }
