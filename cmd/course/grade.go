@@ -55,7 +55,7 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	assignment := fs.String("assignment", "", "the exercise `SOURCE`, e.g. lessons/exercises/01-scaled-dot-product-attention.md (default: from the notebooks' metadata)")
 	out := fs.String("out", "", "write the gradebook, feedback and cache to `DIR` (default: SUBMISSIONS_DIR/graded)")
 	jobs := fs.Int("j", max(1, runtime.NumCPU()/2), "grade `N` submissions in parallel")
-	timeout := fs.Duration("timeout", 60*time.Second, "time limit of one exercise's run (all its cases)")
+	timeout := fs.Duration("timeout", 60*time.Second, "time limit of one exercise's run (all its cases); an exercise whose check allows one case longer (the ViT: 5m) gets that")
 	memory := fs.Int("memory", 2048, "memory limit of one exercise's run, in `MiB` of address space")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err

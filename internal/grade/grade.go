@@ -55,7 +55,15 @@ type Exercise struct {
 	Points int
 	Func   string // the function the learner writes
 	Deny   []string
+	// MinTimeout is the least time the exercise's run gets, whatever
+	// Options.Timeout says: one case's time limit in lib/check (the ViT
+	// trains for minutes on a slow machine).
+	MinTimeout time.Duration
 }
+
+// timeLimit is the time the exercise's run gets: Options.Timeout, or
+// MinTimeout when that is longer.
+func (e Exercise) timeLimit(o Options) time.Duration { return max(o.Timeout, e.MinTimeout) }
 
 // Assignment is the set of exercises the submissions are graded on.
 type Assignment struct {
@@ -86,7 +94,7 @@ func LoadAssignment(root, source string) (*Assignment, error) {
 			return nil, fmt.Errorf("exercise %s: signature %q does not start with func Name(", c.Exercise, info.Signature)
 		}
 		a.Exercises = append(a.Exercises, Exercise{ID: info.ID, Points: info.Points, Func: fn,
-			Deny: append([]string{"lib/check"}, info.Deny...)})
+			Deny: append([]string{"lib/check"}, info.Deny...), MinTimeout: info.CaseTimeout})
 	}
 	if len(a.Exercises) == 0 {
 		return nil, fmt.Errorf("%s has no exercises", source)
@@ -109,7 +117,7 @@ type Options struct {
 	Root, Module string // the course checkout and its module path
 	Out          string // where the gradebook, feedback and cache go
 	Jobs         int
-	Timeout      time.Duration // per exercise run
+	Timeout      time.Duration // per exercise run; an exercise may get more (Exercise.MinTimeout)
 	Memory       int64         // bytes of address space per exercise run
 	Log          io.Writer     // progress, one line per submission
 }
@@ -238,7 +246,7 @@ func cacheKey(s Submission, a *Assignment, o Options) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00%d\x00", Version, a.Source, s.Learner, o.Timeout, o.Memory)
 	for _, e := range a.Exercises {
-		fmt.Fprintf(h, "%s:%d:%v\x00", e.ID, e.Points, e.Deny)
+		fmt.Fprintf(h, "%s:%d:%v:%v\x00", e.ID, e.Points, e.Deny, e.MinTimeout)
 	}
 	h.Write(s.Data)
 	return hex.EncodeToString(h.Sum(nil))[:24]
@@ -429,12 +437,12 @@ func gradeOne(ctx context.Context, tc *toolchain, dir string, s Submission, a *A
 			scores[i].Details = "your code does not compile:\n" + msg
 		}
 	}
-	lim := limits{timeout: o.Timeout, memory: o.Memory}
 	for i, e := range a.Exercises {
 		d := built[e.ID]
 		if d == "" {
 			continue
 		}
+		lim := limits{timeout: e.timeLimit(o), memory: o.Memory}
 		spec, _ := check.Lookup(e.ID)
 		var in strings.Builder
 		if err := spec.WriteInputs(&in); err != nil {

@@ -272,6 +272,34 @@ func mustParse(t *testing.T, src string) *parsedCell {
 	return p
 }
 
+// TestTrainingExerciseGetsItsOwnTimeLimit: the ViT exercise trains for
+// tens of seconds, longer on a slow machine, so its run gets lib/check's
+// per-case limit (5 min) even when -timeout is shorter; other exercises get
+// -timeout.
+func TestTrainingExerciseGetsItsOwnTimeLimit(t *testing.T) {
+	a, err := LoadAssignment(courseRoot(t), "lessons/exercises/05-transformer-encoder.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Timeout: 60 * time.Second}
+	seen := false
+	for _, e := range a.Exercises {
+		want := 60 * time.Second
+		if e.ID == "vit" {
+			want, seen = 5*time.Minute, true
+		}
+		if got := e.timeLimit(o); got != want {
+			t.Errorf("%s: time limit %v with -timeout 60s, want %v", e.ID, got, want)
+		}
+	}
+	if !seen {
+		t.Fatal("no exercise vit in lessons/exercises/05-transformer-encoder.md")
+	}
+	if got := (Exercise{MinTimeout: 5 * time.Minute}).timeLimit(Options{Timeout: 10 * time.Minute}); got != 10*time.Minute {
+		t.Errorf("-timeout 10m: limit %v, want 10m (the longer one)", got)
+	}
+}
+
 // TestSolutionsAndExercises grades every committed solution notebook,
 // which must score full marks, and every untouched exercise notebook,
 // which must score 0 on every exercise without a crash.

@@ -105,6 +105,10 @@ type Info struct {
 	Points               int
 	Deny                 []string
 	Visible, Hidden      int // numbers of cases
+	// CaseTimeout is how long one case may run (Exercise.Timeout, else
+	// DefaultTimeout): the grader never gives an exercise's whole run
+	// less.
+	CaseTimeout time.Duration
 }
 
 // Spec is a registered exercise, as the grader sees it.
@@ -166,7 +170,7 @@ func (e *Exercise[F, In, Out]) Info() Info {
 		n = len(e.Hidden())
 	}
 	return Info{ID: e.ID, Title: e.Title, Signature: e.Signature, Points: e.Points, Deny: e.Deny,
-		Visible: len(e.Cases()), Hidden: n}
+		Visible: len(e.Cases()), Hidden: n, CaseTimeout: e.timeout()}
 }
 
 func (e *Exercise[F, In, Out]) timeout() time.Duration {
