@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
@@ -73,26 +72,8 @@ func runDecoder(f decoderFunc, in DecoderIn) [][][]float64 {
 	w := in.W
 	norms := [3]transformer.LayerNormParams{w.Norm1.Params(g), w.Norm2.Params(g), w.Norm3.Params(g)}
 	out := f(tensor3(g, in.X), tensor3(g, in.Memory), in.Heads, w.Self.Params(g), w.Cross.Params(g), w.FFN.Params(g), norms)
-	if out == nil {
-		panic("your function returned nil: return the layer's output node")
-	}
 	want := []int{len(in.X), len(in.X[0]), len(in.X[0][0])}
-	if dims := out.Shape().Dimensions; fmt.Sprint(dims) != fmt.Sprint(want) {
-		panic(fmt.Sprintf("the output has shape %v: want %v, [batch, seq_tgt, d_model] like x", dims, want))
-	}
-	if err := g.Compile(graph.ConvertDType(out, dtypes.Float64)); err != nil {
-		panic(fmt.Sprintf("the graph did not compile: %v", err))
-	}
-	flat := tensors.MustCopyFlatData[float64](g.Run()[0])
-	res := make([][][]float64, want[0])
-	for b := range res {
-		res[b] = make([][]float64, want[1])
-		for i := range res[b] {
-			off := (b*want[1] + i) * want[2]
-			res[b][i] = flat[off : off+want[2]]
-		}
-	}
-	return res
+	return batches(runOutput(g, out, "the layer's output", want, "[batch, seq_tgt, d_model] like x"), want[1], want[2])
 }
 
 // tensor3 is a float32 constant [batch, seq, d] of x.

@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 
 	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
@@ -140,29 +138,12 @@ func PositionalEncoding(f func(seqLen, d int, n float64) [][]float64) *Result {
 
 type peGraphFunc = func(g *graph.Graph, seqLen, d int, n float64) *graph.Node
 
-// runPEGraph builds the learner's graph and runs it once. It builds the
-// graph itself rather than through graph.ExecOnce, so that a wrong shape,
-// a nil node or a panic while building is reported (as a panic in the
-// learner's terms) instead of leaving the executor stuck.
+// runPEGraph builds the learner's graph and runs it once (see runOutput).
 func runPEGraph(f peGraphFunc, in PEIn) [][]float64 {
 	g := graph.NewGraph(backend.Default(), "pe-graph-check")
 	defer g.Finalize()
 	out := f(g, in.Seq, in.D, in.Base)
-	if out == nil {
-		panic("your function returned nil: return the node of the encoding")
-	}
-	if dims := out.Shape().Dimensions; len(dims) != 2 || dims[0] != in.Seq || dims[1] != in.D {
-		panic(fmt.Sprintf("the node has shape %v: want [%d %d], [seqLen, d]", dims, in.Seq, in.D))
-	}
-	if err := g.Compile(graph.ConvertDType(out, dtypes.Float64)); err != nil {
-		panic(fmt.Sprintf("the graph did not compile: %v", err))
-	}
-	flat := tensors.MustCopyFlatData[float64](g.Run()[0])
-	pe := make([][]float64, in.Seq)
-	for k := range pe {
-		pe[k] = flat[k*in.D : (k+1)*in.D]
-	}
-	return pe
+	return rows(runOutput(g, out, "the encoding", []int{in.Seq, in.D}, "[seqLen, d]"), in.D)
 }
 
 var peGraphSpec = Register(&Exercise[peGraphFunc, PEIn, [][]float64]{

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -68,12 +69,12 @@ func TestPEGraphHints(t *testing.T) {
 	res := peGraphSpec.Run(func(g *graph.Graph, s, d int, n float64) *graph.Node {
 		return graph.Transpose(peGraphSolution(g, s, d, n), 0, 1)
 	}, false)
-	if res.Cases[0].Passed || res.Cases[2].Problem == "" {
-		t.Errorf("a transposed node passed:\n%s", res.Report())
+	if res.Cases[0].Passed || !strings.Contains(res.Cases[2].Problem, "has shape") || !strings.Contains(res.Cases[2].Problem, "[seqLen, d]") {
+		t.Errorf("a transposed node passed or was not told its shape:\n%s", res.Report())
 	}
 	res = peGraphSpec.Run(func(g *graph.Graph, s, d int, n float64) *graph.Node { return nil }, false)
-	if res.Points != 0 {
-		t.Errorf("nil scored %v", res.Points)
+	if res.Points != 0 || !strings.Contains(res.Cases[0].Problem, "returned nil") {
+		t.Errorf("nil scored %v, or was not told it returned nil:\n%s", res.Points, res.Report())
 	}
 }
 

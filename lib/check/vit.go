@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 
 	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/backend"
@@ -189,26 +187,8 @@ func runPatchEmbed(f patchEmbedFunc, in EmbedPatchesIn) [][][]float64 {
 	w, pos := graph.Reshape(c32(in.W), len(in.W), len(in.W[0])), graph.Reshape(c32(in.Pos), len(in.Pos), len(in.Pos[0]))
 	b, cls := graph.Reshape(c32([][]float64{in.B}), len(in.B)), graph.Reshape(c32([][]float64{in.Cls}), len(in.Cls))
 	out := f(tensor3(g, in.Patches), w, b, cls, pos)
-	if out == nil {
-		panic("your function returned nil: return the embedded sequence")
-	}
 	want := []int{len(in.Patches), len(in.Patches[0]) + 1, len(in.W[0])}
-	if dims := out.Shape().Dimensions; fmt.Sprint(dims) != fmt.Sprint(want) {
-		panic(fmt.Sprintf("the output has shape %v: want %v, [batch, P+1, d_model] (the class token makes P+1)", dims, want))
-	}
-	if err := g.Compile(graph.ConvertDType(out, dtypes.Float64)); err != nil {
-		panic(fmt.Sprintf("the graph did not compile: %v", err))
-	}
-	flat := tensors.MustCopyFlatData[float64](g.Run()[0])
-	res := make([][][]float64, want[0])
-	for bi := range res {
-		res[bi] = make([][]float64, want[1])
-		for i := range res[bi] {
-			off := (bi*want[1] + i) * want[2]
-			res[bi][i] = flat[off : off+want[2]]
-		}
-	}
-	return res
+	return batches(runOutput(g, out, "the embedded sequence", want, "[batch, P+1, d_model] (the class token makes P+1)"), want[1], want[2])
 }
 
 var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]float64]{
