@@ -3,16 +3,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // Grace periods when stopping nbconvert: how long it gets to finish after
@@ -52,7 +49,7 @@ func runTree(ctx context.Context, cmd *exec.Cmd) error {
 	case <-ctx.Done():
 	}
 	pid := cmd.Process.Pid
-	kernel := descendants(pid)
+	kernel := proctree.Descendants(pid)
 	for _, p := range kernel {
 		_ = syscall.Kill(p, syscall.SIGINT)
 	}
@@ -64,7 +61,7 @@ func runTree(ctx context.Context, cmd *exec.Cmd) error {
 		return err
 	case <-time.After(interruptGrace):
 	}
-	tree := append(append(kernel, descendants(pid)...), pid)
+	tree := append(append(kernel, proctree.Descendants(pid)...), pid)
 	signalAll(pid, tree, syscall.SIGTERM)
 	waitGone(tree, killGrace)
 	signalAll(pid, tree, syscall.SIGKILL)
@@ -73,26 +70,9 @@ func runTree(ctx context.Context, cmd *exec.Cmd) error {
 
 // waitGone waits until none of pids is running, at most for d.
 func waitGone(pids []int, d time.Duration) {
-	for deadline := time.Now().Add(d); time.Now().Before(deadline) && anyAlive(pids); {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline) && len(proctree.Alive(pids)) > 0; {
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// anyAlive reports whether any of pids is still running (zombies, which
-// no longer run, do not count).
-func anyAlive(pids []int) bool {
-	for _, p := range pids {
-		if syscall.Kill(p, 0) != nil {
-			continue
-		}
-		if data, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat"); err == nil {
-			if fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:])); len(fields) > 0 && fields[0] == "Z" {
-				continue
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // ignoreWaitDelay turns exec.ErrWaitDelay, which reports a successful exit
@@ -110,50 +90,4 @@ func signalAll(pgid int, pids []int, sig syscall.Signal) {
 	for _, p := range pids {
 		_ = syscall.Kill(p, sig)
 	}
-}
-
-// descendants returns the processes descended from pid, read from /proc
-// (Linux); nil where there is no /proc.
-func descendants(pid int) []int {
-	children := make(map[int][]int)
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		p, ppid, ok := readStat(stat)
-		if ok {
-			children[ppid] = append(children[ppid], p)
-		}
-	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
-}
-
-// readStat returns the pid and parent pid in a /proc/PID/stat file, whose
-// format is "pid (comm) state ppid …"; comm may contain spaces and ")".
-func readStat(path string) (pid, ppid int, ok bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, false
-	}
-	s := string(data)
-	end := strings.LastIndexByte(s, ')')
-	open := strings.IndexByte(s, '(')
-	if open < 0 || end < 0 {
-		return 0, 0, false
-	}
-	fields := strings.Fields(s[end+1:])
-	if len(fields) < 2 {
-		return 0, 0, false
-	}
-	pid, err1 := strconv.Atoi(strings.TrimSpace(s[:open]))
-	ppid, err2 := strconv.Atoi(fields[1])
-	return pid, ppid, err1 == nil && err2 == nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 )
@@ -78,7 +79,7 @@ func (c *Chromium) Stop() []int {
 	// Note the processes first: once the browser has exited, its helpers
 	// are no longer its children.
 	pgid := processGroup(c.pid)
-	tree := append([]int{c.pid}, descendants(c.pid)...)
+	tree := append([]int{c.pid}, proctree.Descendants(c.pid)...)
 	if c.Browser != nil {
 		// Ask politely first, but do not wait long for a browser that
 		// may be stuck.

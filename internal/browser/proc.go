@@ -3,7 +3,6 @@
 package browser
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,86 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
-
-// Process trees are read from /proc (Linux). Where there is no /proc,
-// descendants finds nothing and only the processes themselves and their
-// groups are signalled.
-
-// descendants returns the processes descended from any of pids, read from
-// /proc, in breadth-first order.
-func descendants(pids ...int) []int {
-	children := make(map[int][]int)
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		if p, ppid, _, ok := readStat(stat); ok {
-			children[ppid] = append(children[ppid], p)
-		}
-	}
-	var out []int
-	seen := make(map[int]bool)
-	queue := append([]int(nil), pids...)
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-				queue = append(queue, c)
-			}
-		}
-	}
-	return out
-}
-
-// readStat returns the pid, parent pid and process group in a
-// /proc/PID/stat file, whose format is "pid (comm) state ppid pgrp …"; comm
-// may contain spaces and ")".
-func readStat(path string) (pid, ppid, pgrp int, ok bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, 0, false
-	}
-	s := string(data)
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return 0, 0, 0, false
-	}
-	fields := strings.Fields(s[end+1:])
-	if len(fields) < 3 {
-		return 0, 0, 0, false
-	}
-	pid, err1 := strconv.Atoi(strings.TrimSpace(s[:open]))
-	ppid, err2 := strconv.Atoi(fields[1])
-	pgrp, err3 := strconv.Atoi(fields[2])
-	return pid, ppid, pgrp, err1 == nil && err2 == nil && err3 == nil
-}
-
-// alive reports whether pid is running; zombies, which no longer run, do
-// not count.
-func alive(pid int) bool {
-	if pid <= 0 || syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: trust kill(pid, 0)
-	}
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-	return len(fields) == 0 || fields[0] != "Z"
-}
-
-// Alive returns those of pids that are still running.
-func Alive(pids []int) []int {
-	var out []int
-	for _, p := range pids {
-		if alive(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // stopTree stops the processes roots and every process descended from them,
 // and the process group pgid if it is not 0 (and not ours), in three steps:
@@ -113,7 +35,7 @@ func stopTree(roots []int, pgid int, grace time.Duration) []int {
 	if len(tree) == 0 {
 		return nil
 	}
-	tree = append(tree, descendants(tree...)...)
+	tree = append(tree, proctree.Descendants(tree...)...)
 	ownGroup := pgid > 0 && pgid != syscall.Getpgrp()
 	signal := func(pids []int, sig syscall.Signal) {
 		if ownGroup {
@@ -127,12 +49,12 @@ func stopTree(roots []int, pgid int, grace time.Duration) []int {
 	// started meanwhile; it reports whether all are gone.
 	waitGone := func(d time.Duration) bool {
 		for deadline := time.Now().Add(d); ; time.Sleep(50 * time.Millisecond) {
-			for _, p := range descendants(tree...) {
+			for _, p := range proctree.Descendants(tree...) {
 				if !slices.Contains(tree, p) {
 					tree = append(tree, p)
 				}
 			}
-			if len(Alive(tree)) == 0 {
+			if len(proctree.Alive(tree)) == 0 {
 				return true
 			}
 			if time.Now().After(deadline) {
@@ -144,11 +66,11 @@ func stopTree(roots []int, pgid int, grace time.Duration) []int {
 	if waitGone(grace / 2) {
 		return tree
 	}
-	signal(Alive(tree), syscall.SIGTERM)
+	signal(proctree.Alive(tree), syscall.SIGTERM)
 	if waitGone(grace / 2) {
 		return tree
 	}
-	signal(Alive(tree), syscall.SIGKILL)
+	signal(proctree.Alive(tree), syscall.SIGKILL)
 	waitGone(2 * time.Second)
 	return tree
 }
@@ -164,7 +86,7 @@ func ProcessesIn(dir string) []int {
 		if err != nil || (target != dir && !strings.HasPrefix(target, dir+string(filepath.Separator))) {
 			continue
 		}
-		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(cwd))); err == nil && pid != os.Getpid() && alive(pid) {
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(cwd))); err == nil && pid != os.Getpid() && proctree.IsAlive(pid) {
 			pids = append(pids, pid)
 		}
 	}
