@@ -287,7 +287,26 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 			t.Errorf("cell In[%d] failed: %s", f.Cell, f.FirstLine())
 		}
 	}
-	if err := page.ScreenshotImage(changed.Src, filepath.Join(out, strings.TrimSuffix(name, ".ipynb")+"-slider.png")); err != nil {
+	// The explorer can draw again right after a move (each of its pictures
+	// follows the slider), replacing the image found above: screenshot the
+	// newest new picture.
+	shot := filepath.Join(out, strings.TrimSuffix(name, ".ipynb")+"-slider.png")
+	err = page.ScreenshotImage(changed.Src, shot)
+	for try := 1; err != nil && try < 5; try++ {
+		t.Logf("%s: screenshot: %v; the picture was drawn again, taking the newer one", name, err)
+		time.Sleep(300 * time.Millisecond)
+		imgs, ierr := page.Images()
+		if ierr != nil {
+			t.Fatal(ierr)
+		}
+		for _, img := range imgs {
+			if !old[img.Src] && img.Complete && img.Width > 0 {
+				err = page.ScreenshotImage(img.Src, shot)
+				break
+			}
+		}
+	}
+	if err != nil {
 		t.Errorf("screenshot of the plot: %v", err)
 	}
 }
