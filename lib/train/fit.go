@@ -206,11 +206,13 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	hist := &History{Name: name, Steps: cfg.Steps, Loss: make([]float64, 0, cfg.Steps)}
 	prog := newProgress(name, cfg)
 	start := time.Now()
+	var diverged error // said to the learner as is, without the loop's context
 	// metrics[0] is the loss of the step's batch; the Trainer always puts it first.
 	loop.OnStep("course progress", 0, func(_ *gomlxtrain.Loop, metrics []*tensors.Tensor) error {
 		l := float64(tensors.ToScalar[float32](metrics[0]))
 		if math.IsNaN(l) || math.IsInf(l, 0) {
-			return fmt.Errorf("the loss became %v at step %d: lower the learning rate", l, len(hist.Loss)+1)
+			diverged = fmt.Errorf("train.Fit: the loss became %v at step %d: lower the learning rate", l, len(hist.Loss)+1)
+			return diverged
 		}
 		hist.Loss = append(hist.Loss, l)
 		if len(hist.Loss) == 1 {
@@ -220,6 +222,9 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 		return nil
 	})
 	if _, err := loop.RunSteps(ds, cfg.Steps); err != nil {
+		if diverged != nil {
+			return nil, diverged
+		}
 		return nil, fmt.Errorf("train.Fit: %w", err)
 	}
 	hist.Wall = time.Since(start)

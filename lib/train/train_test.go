@@ -320,3 +320,13 @@ func TestCrossEntropy(t *testing.T) {
 		t.Errorf("CrossEntropy = %.6f, want %.6f", g, want)
 	}
 }
+
+// TestFitStopsOnDivergence: a learning rate far too large makes the loss
+// overflow; Fit stops with an error that says what to change instead of
+// training on NaNs.
+func TestFitStopsOnDivergence(t *testing.T) {
+	_, err := Fit(Config{Steps: 200, BatchSize: 8, LearningRate: 1e9, Seed: 1, Quiet: true}, mlp, bce, xorData())
+	if err == nil || !strings.HasPrefix(err.Error(), "train.Fit: the loss became") || !strings.HasSuffix(err.Error(), "lower the learning rate") {
+		t.Errorf("Fit with learning rate 1e9: error %v, want \"train.Fit: the loss became … lower the learning rate\"", err)
+	}
+}
