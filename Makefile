@@ -37,7 +37,7 @@ notebooks: ## Build notebooks/, exercises/ and solutions/ from lessons/ and less
 check-notebooks: ## Fail if a committed notebook differs from what lessons/ builds
 	@go run ./cmd/course build -check
 
-test: SETUP_FLAGS += --browser
+test: SETUP_FLAGS += --browser --grader
 test: setup test-go check-notebooks test-notebooks test-exercises test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
 	@echo
 	@echo "make test: all checks passed."
@@ -60,7 +60,8 @@ test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no cras
 	@echo "==> Running the solution and exercise notebooks headless"
 	@go run ./cmd/course run solutions/*.ipynb exercises/*.ipynb
 
-grade: ## Grade a class: make grade SUBMISSIONS=DIR (gradebook and feedback in DIR/graded)
+grade: SETUP_FLAGS += --grader
+grade: setup ## Grade a class in the sandbox: make grade SUBMISSIONS=DIR (gradebook and feedback in DIR/graded)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=DIR  (a folder of returned exercise notebooks; see README, Grading a class)"; exit 2; }
 	@go run ./cmd/course grade "$(SUBMISSIONS)"
 

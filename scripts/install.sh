@@ -11,10 +11,14 @@
 # user: it uses the Jupyter it finds and only calls apt-get for what is
 # missing.
 #
-# Usage: scripts/install.sh [--browser]
+# Usage: scripts/install.sh [--browser] [--grader]
 #   --browser           also install Chromium (Debian's `chromium`), which the
 #                       browser test of `make test` drives; learners do not
 #                       need it. Same as COURSE_BROWSER=1.
+#   --grader            also install bubblewrap (Debian's `bubblewrap`), the
+#                       sandbox `course grade` runs learners' code in, and
+#                       check that it can create namespaces here; instructors
+#                       and `make test` need it. Same as COURSE_GRADER=1.
 #
 # Environment:
 #   COURSE_SKIP_APT=1   never call apt-get (report what is missing instead)
@@ -24,9 +28,11 @@
 set -euo pipefail
 
 browser=${COURSE_BROWSER:-0}
+grader=${COURSE_GRADER:-0}
 for arg in "$@"; do
   case $arg in
     --browser) browser=1 ;;
+    --grader) grader=1 ;;
     -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) printf 'install.sh: unknown argument %s (try --help)\n' "$arg" >&2; exit 2 ;;
   esac
@@ -35,7 +41,8 @@ done
 cd "$(dirname "$0")/.."
 root=$(pwd)
 steps=6
-[ "$browser" = 1 ] && steps=7
+[ "$browser" = 1 ] && steps=$((steps + 1))
+[ "$grader" = 1 ] && steps=$((steps + 1))
 step=0
 say() { step=$((step + 1)); printf '\n==> [%d/%d] %s\n' "$step" "$steps" "$*"; }
 ok() { printf '    ok: %s\n' "$*"; }
@@ -176,6 +183,27 @@ if [ "$browser" = 1 ]; then
   else
     die "Chromium is missing and cannot be installed from here (no apt-get, or no root/sudo, or COURSE_SKIP_APT=1).
 The browser test needs Debian's chromium at /usr/bin/chromium: sudo apt-get install chromium"
+  fi
+fi
+
+# 8. bubblewrap, the grader's sandbox (--grader) ---------------------------------
+if [ "$grader" = 1 ]; then
+  say "bubblewrap, the sandbox of the grader (course grade)"
+  if ! command -v bwrap >/dev/null; then
+    if can_apt; then
+      apt_install --no-install-recommends bubblewrap
+    else
+      die "bubblewrap is missing and cannot be installed from here (no apt-get, or no root/sudo, or COURSE_SKIP_APT=1).
+The grader runs learners' code in it: sudo apt-get install bubblewrap"
+    fi
+  fi
+  # The same namespaces the grader asks for, on a harmless command.
+  if out=$(bwrap --unshare-all --unshare-user --uid 65534 --gid 65534 --die-with-parent --ro-bind / / true 2>&1); then
+    ok "$(bwrap --version) can create user, PID, network and mount namespaces"
+  else
+    echo "    warning: bwrap is installed but cannot create namespaces here: $out"
+    echo "    course grade will stop and say what to enable (user namespaces; in a container, an unconfined seccomp profile),"
+    echo "    or grade without a sandbox with -unsandboxed."
   fi
 fi
 

@@ -15,7 +15,7 @@ import (
 
 var gradeCommand = &command{
 	name:    "grade",
-	args:    "[-assignment SOURCE] [-out DIR] [-j N] [-timeout 60s] [-memory 2048] SUBMISSIONS_DIR",
+	args:    "[-assignment SOURCE] [-out DIR] [-j N] [-timeout 60s] [-memory 2048] [-seed N] [-unsandboxed] SUBMISSIONS_DIR",
 	summary: "grade a folder of submitted exercise notebooks: gradebook CSV and feedback",
 	help: `
 Grade grades learners' exercise notebooks (exercises/NN-slug.ipynb, filled
@@ -31,23 +31,42 @@ see. The workflow:
      status; one "total" row per learner) and send each learner
      OUT/feedback/LEARNER.md
 
-The assignment is read from the notebooks' metadata (course.source), or
-given with -assignment lessons/exercises/NN-slug.md. Each exercise is
-compiled from the learner's cells with the grader's own main and run in a
-separate process with a time and memory limit, in an empty folder; the
-process only computes the learner's function on the grader's inputs, and
-the grader compares the outputs with the reference. The notebook's check
-cells are never run: editing them, printing "PASS", exiting or panicking
-earns nothing. A broken notebook, a missing exercise cell, a compile error,
-a panic, an endless loop or a huge allocation scores 0 on the exercises it
-affects, with the reason in the feedback. An exercise whose code calls
-the course library that implements it (lib/attention for attention, …)
-is flagged: 0 points, status "flagged: uses …".
+The assignment is the one most notebooks name in their metadata
+(course.source), or -assignment lessons/exercises/NN-slug.md; a notebook
+that names another is graded on it all the same, with a note.
 
-Results are cached in OUT/.cache by the hash of each submission: running
-again gives the same gradebook at once, and an interrupted run resumes
-where it stopped. Delete OUT/.cache to regrade everything. Every file is
-written atomically.`,
+Learner code is hostile until sandboxed. Each exercise is compiled from
+the learner's cells (exactly the declarations it needs) with the grader's
+own main, which links lib/exercise and nothing of lib/check or the
+references, and runs in a sandbox: bubblewrap (Debian's bubblewrap
+package; scripts/install.sh --grader installs it) gives it new user,
+PID, network and mount namespaces — it sees only its own program and an
+empty /tmp, no network, no other process — and limits its memory, CPU
+time, files and processes; a seccomp filter refuses new processes. As
+root, each parallel job runs learner code as a user of its own. The
+compile runs in a sandbox too. The run only computes the learner's
+function on the grader's inputs: the visible cases and hidden ones drawn
+from a seed (random, or -seed N; the gradebook records it, and a rerun
+into the same -out reuses it); the grader compares the outputs with the
+reference in its own process. The notebook's check cells are never run:
+editing them, printing "PASS", exiting or panicking earns nothing. A
+broken notebook, a missing exercise cell, a compile error, a panic, an
+endless loop or a huge allocation scores 0 on the exercises it affects,
+with the reason (and the cell at fault) in the feedback. An exercise whose
+program links the course library that implements it (lib/attention for
+attention, …), however the code reaches it, is flagged: 0 points, status
+"flagged: uses …".
+
+Where no sandbox can be created (no bubblewrap, or user namespaces
+disabled, as in a default Docker container), grade stops and says what
+to enable. -unsandboxed grades anyway, with only the resource limits;
+the gradebook and every feedback file then say so.
+
+Results are cached in OUT/.cache by a hash of each submission, the
+grader, the seed and the limits, authenticated with a key kept there:
+running again gives the same gradebook at once, and an interrupted run
+resumes where it stopped. Delete OUT/.cache to regrade everything (with
+a new seed unless -seed is given). Every file is written atomically.`,
 	run: runGrade,
 }
 
@@ -56,7 +75,9 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	out := fs.String("out", "", "write the gradebook, feedback and cache to `DIR` (default: SUBMISSIONS_DIR/graded)")
 	jobs := fs.Int("j", max(1, runtime.NumCPU()/2), "grade `N` submissions in parallel")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit of one exercise's run (all its cases); an exercise whose check allows one case longer (the ViT: 5m) gets that")
-	memory := fs.Int("memory", 2048, "memory limit of one exercise's run, in `MiB` of address space")
+	memory := fs.Int("memory", 2048, "memory limit of one exercise's run, in `MiB` (heap and stacks)")
+	seed := fs.Uint64("seed", 0, "draw the hidden cases from seed `N` (default: the seed of an earlier run into -out, else random)")
+	unsandboxed := fs.Bool("unsandboxed", false, "grade without the sandbox where none can be created: learner code then runs as you (recorded in the gradebook and feedback)")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -109,7 +130,7 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "grading %s on %s (%d exercises)\n", display(e.dir, dir), a.Source, len(a.Exercises))
 	gs, err := grade.Grade(e.ctx, dir, a, grade.Options{Root: root, Module: modulePath, Out: outDir, Jobs: *jobs,
-		Timeout: *timeout, Memory: int64(*memory) << 20, Log: e.stdout})
+		Timeout: *timeout, Memory: int64(*memory) << 20, Seed: *seed, Unsandboxed: *unsandboxed, Log: e.stdout})
 	if err != nil {
 		return err
 	}

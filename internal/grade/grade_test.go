@@ -2,7 +2,6 @@ package grade
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -68,208 +67,168 @@ func replaceExercise(id, body string) func([]any) []any {
 
 const solutions = "solutions/01-scaled-dot-product-attention.ipynb"
 
-// TestGradeSubmissions grades honest, untouched, malformed and dishonest
-// submissions of exercises 01 in a temporary folder: each gets the
-// expected points and status on the affected exercise only, and nothing
-// stops the batch.
-func TestGradeSubmissions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a dozen programs")
-	}
-	root := courseRoot(t)
-	dir := t.TempDir()
-	write := func(name string, data []byte) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wrongMask := "func CausalMask(n int) [][]float64 {\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t}\n\treturn m\n}"
-	write("honest.ipynb", edit(t, root, solutions, nil))
-	write("folder/work.ipynb", edit(t, root, solutions, nil))
-	write("untouched.ipynb", edit(t, root, "exercises/01-scaled-dot-product-attention.ipynb", nil))
-	write("broken.ipynb", []byte(`{"cells": [ {"cell_type": "code", "source": "func`))
-	write("missing.ipynb", edit(t, root, solutions, func(cells []any) []any {
-		var out []any
-		for _, c := range cells {
-			if meta(c, "exercise") != "softmax" {
-				out = append(out, c)
-			}
-		}
-		return out
-	}))
-	write("compile.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn n\n}")))
-	write("panics.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tvar m [][]float64\n\treturn m[:n+1]\n}")))
-	write("loops.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tfor {\n\t}\n}")))
-	write("allocates.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tbig := make([][]float64, 1<<20)\n\tfor i := range big {\n\t\tbig[i] = make([]float64, 1<<20)\n\t}\n\treturn big\n}")))
-	write("exits.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tos.Exit(0)\n\treturn nil\n}")))
-	// Prints what looks like a pass, rewrites the check cells, writes a
-	// fake report to fd 3 and to a file, and returns a wrong mask.
-	write("pretends.ipynb", edit(t, root, solutions, func(cells []any) []any {
-		cells = replaceExercise("causal-mask", strings.Replace(wrongMask, "\treturn m\n", "\tfmt.Println(\"✓ all cases pass\\npoints: 1/1\")\n\tos.NewFile(3, \"x\").Write([]byte(\"points: 1/1 ok\"))\n\tos.WriteFile(\"gradebook.csv\", []byte(\"pretends,causal-mask,1,1,ok\"), 0o644)\n\treturn m\n", 1))(cells)
-		for _, c := range cells {
-			if meta(c, "check") != "" {
-				c.(map[string]any)["source"] = "%%\nfmt.Println(\"points: 10/10\")"
-			}
-		}
-		return cells
-	}))
-	write("reference.ipynb", edit(t, root, solutions, replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn attention.LookAhead(n)\n}")))
-	// The reference called through a helper of another cell is flagged;
-	// an unrelated cell using the library is not.
-	write("indirect.ipynb", edit(t, root, solutions, func(cells []any) []any {
-		cells = replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn helper(n)\n}")(cells)
-		extra := []any{
-			map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
-				"source": "import \"github.com/attention-in-go/course/lib/attention\"\n\nfunc helper(n int) [][]float64 { return attention.LookAhead(n) }"},
-			map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
-				"source": "func unrelated() { attention.Explain(nil, nil, nil, nil) }"},
-		}
-		return append(cells[:2], append(extra, cells[2:]...)...)
-	}))
-	// Metadata and marker lost: found by the function's name.
-	write("nometa.ipynb", edit(t, root, solutions, func(cells []any) []any {
-		for _, c := range cells {
-			if meta(c, "exercise") == "padding-mask" {
-				cm := c.(map[string]any)
-				cm["metadata"] = map[string]any{}
-				src := cm["source"].([]any)
-				cm["source"] = src[1:]
-			}
-		}
-		return cells
-	}))
-
-	a, err := LoadAssignment(root, "lessons/exercises/01-scaled-dot-product-attention.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "graded")
-	opts := Options{Root: root, Module: module, Out: out, Jobs: 2, Timeout: 30 * time.Second, Memory: 1 << 30}
-	if _, err := Grade(context.Background(), dir, a, opts); err != nil {
-		t.Fatal(err)
-	}
-	got := gradebook(t, filepath.Join(out, "gradebook.csv"))
-	tests := []struct {
-		learner, exercise, points, status string
-	}{
-		{"honest", "total", "10", ""},
-		{"folder", "total", "10", ""},
-		{"untouched", "total", "0", ""},
-		{"untouched", "softmax", "0", "not done"},
-		{"broken", "total", "0", ""},
-		{"broken", "attention", "0", "broken notebook"},
-		{"missing", "softmax", "0", "missing"},
-		{"missing", "causal-mask", "1", "ok"},
-		{"compile", "causal-mask", "0", "compile error"},
-		{"compile", "softmax", "2", "ok"},
-		{"panics", "causal-mask", "0", "failed"},
-		{"panics", "padding-mask", "1", "ok"},
-		{"loops", "causal-mask", "0", "failed"},
-		{"loops", "attention", "3", "ok"},
-		{"allocates", "causal-mask", "0", "crashed"},
-		{"allocates", "softmax", "2", "ok"},
-		{"exits", "causal-mask", "0", "crashed"},
-		{"pretends", "causal-mask", "0", "failed"},
-		{"pretends", "softmax", "2", "ok"},
-		{"reference", "causal-mask", "0", "flagged: uses lib/attention.LookAhead, the course's reference"},
-		{"reference", "softmax", "2", "ok"},
-		{"nometa", "total", "10", ""},
-		{"indirect", "causal-mask", "0", "flagged: uses lib/attention.LookAhead, the course's reference"},
-		{"indirect", "softmax", "2", "ok"},
-	}
-	for _, tc := range tests {
-		row, ok := got[tc.learner+"/"+tc.exercise]
-		if !ok {
-			t.Errorf("%s/%s: no gradebook row", tc.learner, tc.exercise)
-			continue
-		}
-		if row[2] != tc.points || row[4] != tc.status {
-			t.Errorf("%s/%s: got %s points, status %q; want %s, %q\n%s", tc.learner, tc.exercise, row[2], row[4], tc.points, tc.status,
-				readFeedback(t, out, tc.learner))
-		}
-	}
-	fb := readFeedback(t, out, "loops")
-	if !strings.Contains(fb, "an endless loop?") {
-		t.Errorf("loops feedback does not mention the endless loop:\n%s", fb)
-	}
-	if fb := readFeedback(t, out, "broken"); !strings.Contains(fb, "not valid JSON") {
-		t.Errorf("broken feedback:\n%s", fb)
-	}
-	if fb := readFeedback(t, out, "honest"); strings.Contains(fb, "8 random logits") || !strings.Contains(fb, "hidden case 1") {
-		t.Errorf("hidden cases are not masked in the feedback:\n%s", fb)
-	}
-
-	// Again: everything from the cache, the same gradebook.
-	before, _ := os.ReadFile(filepath.Join(out, "gradebook.csv"))
-	start := time.Now()
-	if _, err := Grade(context.Background(), dir, a, opts); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := os.ReadFile(filepath.Join(out, "gradebook.csv"))
-	if string(before) != string(after) {
-		t.Errorf("second run changed the gradebook:\n%s\nthen\n%s", before, after)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("second run took %v: the cache was not used", d)
-	}
-}
-
-func gradebook(t *testing.T, path string) map[string][]string {
+func mustParse(t *testing.T, number int, src string) *parsedCell {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(rows[0], ",") != "learner,exercise,points,max_points,status" {
-		t.Errorf("header %v", rows[0])
-	}
-	m := map[string][]string{}
-	for _, r := range rows[1:] {
-		m[r[0]+"/"+r[1]] = r
-	}
-	return m
-}
-
-func readFeedback(t *testing.T, out, learner string) string {
-	data, err := os.ReadFile(filepath.Join(out, "feedback", learner+".md"))
-	if err != nil {
-		return err.Error()
-	}
-	return string(data)
-}
-
-func TestGoSourceAndDeny(t *testing.T) {
-	src := "!echo hi\n%env X=1\nimport a \"github.com/attention-in-go/course/lib/attention\"\n\nfunc F(check int) int { return check.X + a.Softmax }\n%%\nfmt.Println(F(1))"
-	p, err := parseCell(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := denied(p.file, module, []string{"lib/check", "lib/attention"}); got != "lib/attention.Softmax" {
-		t.Errorf("denied = %q, want lib/attention.Softmax (check is a parameter here)", got)
-	}
-	if got := denied(p.file, module, []string{"lib/attention.Explain"}); got != "" {
-		t.Errorf("denied = %q, want nothing: only Explain is denied", got)
-	}
-	prog := string(program([]*parsedCell{p, mustParse(t, "func F(x int) int { return 2 }\nfunc main() {}")}))
-	if strings.Count(prog, "func F(") != 1 || !strings.Contains(prog, "return 2") || strings.Contains(prog, "func main") {
-		t.Errorf("program: want the last F and no main, got\n%s", prog)
-	}
-}
-
-func mustParse(t *testing.T, src string) *parsedCell {
-	p, err := parseCell(src)
+	p, err := parseCell(number, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestProgram: GoNB's rule (the last definition wins), the declarations
+// an exercise needs and no others, and //line directives naming cells.
+func TestProgram(t *testing.T) {
+	cells := []*parsedCell{
+		mustParse(t, 2, "!echo hi\n%env X=1\nimport a \"github.com/attention-in-go/course/lib/attention\"\n\nfunc F(x int) int { return helper(x) }\n%%\nfmt.Println(F(1))"),
+		mustParse(t, 3, "func helper(x int) int { return 1 }\n\nfunc unrelated() int { return a.Nothing }"),
+		mustParse(t, 5, "type T struct{}\n\nfunc (T) M() int { return helper(2) }\n\nfunc helper(x int) int {\n\treturn 2 * x\n}\n\nfunc G() T { return T{} }\n\nfunc main() {}"),
+	}
+	src := newSource(cells)
+	got := string(program(src.closure("F"), cells))
+	for _, want := range []string{"import a \"github.com/attention-in-go/course/lib/attention\"\n", "//line cell-2.go:5\nfunc F(x int) int { return helper(x) }\n",
+		"//line cell-5.go:5\nfunc helper(x int) int {\n\treturn 2 * x\n}\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("program lacks %q:\n%s", want, got)
+		}
+	}
+	for _, not := range []string{"return 1", "unrelated", "func G", "func main", "%%"} {
+		if strings.Contains(got, not) {
+			t.Errorf("program has %q:\n%s", not, got)
+		}
+	}
+	// A type brings its methods, which bring what they use.
+	if got := string(program(src.closure("G"), cells)); !strings.Contains(got, "func (T) M()") || !strings.Contains(got, "func helper") {
+		t.Errorf("closure of G lacks T's method or helper:\n%s", got)
+	}
+	if _, err := parseCell(7, "func broken( {"); err == nil || !strings.Contains(err.Error(), "code cell 7 (\"func broken( {\") does not parse: line 2") {
+		t.Errorf("parse error: %v", err)
+	}
+}
+
+func TestCompilerMessage(t *testing.T) {
+	cells := map[int]*parsedCell{4: mustParse(t, 4, "func ones() int { return \"no\" }")}
+	out := "# learner\n./cell-4.go:1:26: cannot use \"no\" (untyped string constant) as int value in return statement\n" +
+		"./grader_main.go:9:45: cannot use Softmax (value of type func(x []float64) []float64) as func([]float64, float64) []float64 value in argument to grader_1.Bind\n"
+	got := compilerMessage(out, cells, map[int]string{9: "func Softmax(logits []float64, temperature float64) []float64"})
+	want := "code cell 4 (\"func ones() int { return \\\"no\\\" }\"), line 1: cannot use \"no\" (untyped string constant) as int value in return statement\n" +
+		"the function has the wrong type: the exercise asks for func Softmax(logits []float64, temperature float64) []float64"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestDeniedUse(t *testing.T) {
+	tests := []struct {
+		syms []string
+		deny []string
+		want string
+	}{
+		{[]string{module + "/lib/attention.LookAhead"}, []string{"lib/attention"}, "lib/attention"},
+		{[]string{module + "/lib/attention.init", module + "/lib/attention.init.0", module + "/lib/attention.glob..func1"}, []string{"lib/attention"}, ""},
+		{[]string{module + "/lib/attention.Explain"}, []string{"lib/attention.LookAhead"}, ""},
+		{[]string{module + "/lib/attention.LookAheadMask"}, []string{"lib/attention.LookAhead"}, ""},
+		{[]string{module + "/lib/attention.LookAhead.func1"}, []string{"lib/attention.LookAhead"}, "lib/attention.LookAhead"},
+		{[]string{module + "/lib/posenc.(*Table).Grow"}, []string{"lib/posenc.Table"}, "lib/posenc.Table"},
+		{[]string{module + "/lib/posenc.Table.Row"}, []string{"lib/posenc.Table"}, "lib/posenc.Table"},
+		{[]string{module + "/lib/posenc.Sinusoidal[go.shape.float64]"}, []string{"lib/posenc.Sinusoidal"}, "lib/posenc.Sinusoidal"},
+		{[]string{module + "/lib/attentionx.F"}, []string{"lib/attention"}, ""},
+		{[]string{module + "/lib/check.init"}, []string{"lib/attention"}, "lib/check"},
+		{[]string{module + "/internal/reference.CausalMask"}, nil, "internal/reference"},
+		{[]string{module + "/internal/eager.Run"}, []string{"lib/attention"}, ""},
+		{[]string{module + "/lib/exercise.Bind[...]", "main.Softmax", "runtime.main"}, []string{"lib/attention"}, ""},
+	}
+	for _, tc := range tests {
+		syms := map[string]bool{}
+		for _, s := range tc.syms {
+			syms[s] = true
+		}
+		if got := deniedUse(syms, module, tc.deny); got != tc.want {
+			t.Errorf("deniedUse(%v, %v) = %q, want %q", tc.syms, tc.deny, got, tc.want)
+		}
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	tests := []struct{ in, printable, csv string }{
+		{"alice", "alice", "alice"},
+		{"=SUM(A1)", "=SUM(A1)", "'=SUM(A1)"},
+		{"-1+2", "-1+2", "'-1+2"},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`, `\x1b[31mred\x1b[0m`},
+		{"a\u202eb\nc", `a\u202eb` + "\nc", `a\u202eb\nc`},
+		{"bad\xffutf8", "bad\uFFFDutf8", "bad\uFFFDutf8"},
+	}
+	for _, tc := range tests {
+		if got := printable(tc.in); got != tc.printable {
+			t.Errorf("printable(%q) = %q, want %q", tc.in, got, tc.printable)
+		}
+		if got := csvCell(tc.in); got != tc.csv {
+			t.Errorf("csvCell(%q) = %q, want %q", tc.in, got, tc.csv)
+		}
+	}
+	if got := fenced("a ```` b"); !strings.HasPrefix(got, "`````text\n") || !strings.HasSuffix(got, "\n`````\n") {
+		t.Errorf("fenced: %q", got)
+	}
+}
+
+func TestFeedbackNames(t *testing.T) {
+	subs := []Submission{{Learner: "a b"}, {Learner: "a_b"}, {Learner: "bob"}, {Learner: "../../etc"}, {Learner: "Bob"}}
+	got := feedbackNames(subs)
+	again := feedbackNames(subs)
+	seen := map[string]bool{}
+	for i, n := range got {
+		if seen[strings.ToLower(n)] || n != again[i] || strings.Contains(n, "/") || strings.HasPrefix(n, ".") {
+			t.Errorf("names %v (again %v): not distinct, stable and safe", got, again)
+		}
+		seen[strings.ToLower(n)] = true
+	}
+}
+
+func TestCache(t *testing.T) {
+	dir := t.TempDir()
+	c, err := openCache(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Graded{Learner: "alice", Scores: []Score{{Exercise: "softmax", Points: 1, Max: 2, Status: "partial"}}}
+	if err := c.write("k1", g); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.read("k1"); !ok || got.Scores[0].Points != 1 {
+		t.Fatalf("read back %v, %v", got, ok)
+	}
+	// Another grader's key (a copied folder, a forged file) is not trusted.
+	other, _ := openCache(t.TempDir())
+	other.dir = dir
+	other.write("k2", Graded{Learner: "mallory", Scores: []Score{{Points: 2, Max: 2}}})
+	if _, ok := c.read("k2"); ok {
+		t.Error("an entry made with another key was trusted")
+	}
+	data, _ := os.ReadFile(c.path("k1"))
+	os.WriteFile(c.path("k1"), []byte(strings.Replace(string(data), `"points": 1`, `"points": 2`, 1)), 0o644)
+	if _, ok := c.read("k1"); ok {
+		t.Error("an edited entry was trusted")
+	}
+	c2, err := openCache(dir)
+	if err != nil || string(c2.key) != string(c.key) {
+		t.Errorf("the key changed on reopening: %v", err)
+	}
+}
+
+func TestInferAssignment(t *testing.T) {
+	root := courseRoot(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{"a": "lessons/exercises/01-scaled-dot-product-attention.md", "b": "lessons/exercises/01-scaled-dot-product-attention.md",
+		"c": "lessons/exercises/02-bahdanau-luong.md", "d": "../../secret.md"} {
+		os.WriteFile(filepath.Join(dir, name+".ipynb"), retarget(t, root, src), 0o644)
+	}
+	if got, err := InferAssignment(dir); err != nil || got != "lessons/exercises/01-scaled-dot-product-attention.md" {
+		t.Errorf("InferAssignment = %q, %v; want the majority's", got, err)
+	}
+	os.WriteFile(filepath.Join(dir, "e.ipynb"), retarget(t, root, "lessons/exercises/02-bahdanau-luong.md"), 0o644)
+	if _, err := InferAssignment(dir); err == nil {
+		t.Error("a tie is not an error")
+	}
 }
 
 // TestTrainingExerciseGetsItsOwnTimeLimit: the ViT exercise trains for
@@ -330,7 +289,7 @@ func TestSolutionsAndExercises(t *testing.T) {
 				}
 			}
 			gs, err := Grade(context.Background(), dir, a, Options{Root: root, Module: module, Out: filepath.Join(dir, "graded"),
-				Jobs: 2, Timeout: 2 * time.Minute, Memory: 4 << 30})
+				Jobs: 2, Timeout: 2 * time.Minute, Memory: 4 << 30, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,13 +1,9 @@
 package grade
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,17 +12,24 @@ import (
 	"github.com/attention-in-go/course/internal/lesson"
 )
 
+// maxNotebook is the largest notebook the grader reads.
+const maxNotebook = 64 << 20
+
 // Submission is one learner's notebook.
 type Submission struct {
 	Learner string // the file name without .ipynb, or the learner's folder
 	Path    string // the notebook, or "" when the folder has none
 	Data    []byte
-	Problem string // why the submission has no usable notebook
+	Problem string   // why the submission has no usable notebook
+	Notes   []string // what the instructor should know (a name clash)
+	name    string   // the entry of the submissions folder
 }
 
 // Find lists the submissions in dir: every *.ipynb file (one learner per
 // file) and every folder (one learner per folder, holding one notebook;
-// with several, the one named like the assignment, else an error).
+// with several, the one named like the assignment, else a problem).
+// Symbolic links are not followed. Two entries with the same learner
+// name (alice.ipynb and alice/) keep both, told apart.
 func Find(dir, slug string) ([]Submission, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -40,8 +43,13 @@ func Find(dir, slug string) ([]Submission, error) {
 		}
 		path := filepath.Join(dir, name)
 		switch {
+		case e.Type()&os.ModeSymlink != 0:
+			if strings.HasSuffix(name, ".ipynb") {
+				subs = append(subs, Submission{Learner: strings.TrimSuffix(name, ".ipynb"), name: name,
+					Problem: "the notebook is a symbolic link: copy the file itself into the submissions folder"})
+			}
 		case e.IsDir():
-			s := Submission{Learner: name}
+			s := Submission{Learner: name, name: name}
 			nbs, _ := filepath.Glob(filepath.Join(path, "*.ipynb"))
 			sort.Strings(nbs)
 			switch {
@@ -61,19 +69,53 @@ func Find(dir, slug string) ([]Submission, error) {
 			}
 			subs = append(subs, s)
 		case strings.HasSuffix(name, ".ipynb"):
-			subs = append(subs, Submission{Learner: strings.TrimSuffix(name, ".ipynb"), Path: path})
+			subs = append(subs, Submission{Learner: strings.TrimSuffix(name, ".ipynb"), Path: path, name: name})
 		}
 	}
+	byName := map[string][]int{}
 	for i := range subs {
+		byName[subs[i].Learner] = append(byName[subs[i].Learner], i)
 		if subs[i].Path != "" {
-			data, err := os.ReadFile(subs[i].Path)
-			if err != nil {
-				subs[i].Problem = err.Error()
-			}
-			subs[i].Data = data
+			subs[i].Data, subs[i].Problem = readNotebook(subs[i].Path)
+		}
+	}
+	for learner, is := range byName {
+		if len(is) < 2 {
+			continue
+		}
+		for _, i := range is {
+			subs[i].Learner = learner + " (" + subs[i].name + ")"
+			subs[i].Notes = append(subs[i].Notes, fmt.Sprintf("%d submissions are named %q; this one is %s", len(is), learner, subs[i].name))
 		}
 	}
 	return subs, nil
+}
+
+// readNotebook reads a notebook of at most maxNotebook bytes, without
+// following a symbolic link.
+func readNotebook(path string) ([]byte, string) {
+	st, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case !st.Mode().IsRegular():
+		return nil, "the notebook is not a regular file (a symbolic link?): copy the file itself into the submissions folder"
+	case st.Size() > maxNotebook:
+		return nil, fmt.Sprintf("the notebook is %d MiB, more than the %d MiB the grader reads", st.Size()>>20, maxNotebook>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxNotebook+1))
+	if err != nil {
+		return nil, err.Error()
+	}
+	if len(data) > maxNotebook {
+		return nil, fmt.Sprintf("the notebook is more than the %d MiB the grader reads", maxNotebook>>20)
+	}
+	return data, ""
 }
 
 // rawNotebook is the part of a notebook the grader reads, decoded
@@ -98,7 +140,7 @@ type rawNotebook struct {
 
 // codeCell is one code cell of a submission.
 type codeCell struct {
-	index    int
+	number   int // 1-based position among all the notebook's cells
 	source   string
 	exercise string // from metadata, else from the marker line
 	check    string
@@ -122,7 +164,7 @@ func cells(data []byte) (source string, out []codeCell, err error) {
 			}
 			src = strings.Join(lines, "")
 		}
-		cc := codeCell{index: i, source: src, exercise: c.Metadata.Course.Exercise, check: c.Metadata.Course.Check}
+		cc := codeCell{number: i + 1, source: src, exercise: c.Metadata.Course.Exercise, check: c.Metadata.Course.Check}
 		if first, _, _ := strings.Cut(strings.TrimSpace(src), "\n"); cc.exercise == "" {
 			if id, _, ok := lesson.ParseMarker(first); ok {
 				cc.exercise = id
@@ -131,173 +173,4 @@ func cells(data []byte) (source string, out []codeCell, err error) {
 		out = append(out, cc)
 	}
 	return nb.Metadata.Course.Source, out, nil
-}
-
-// goSource returns the Go declarations of a GoNB cell: lines of magics
-// (%…) and shell commands (!…) are dropped, and so is everything after a
-// %% line (the body of the cell's main).
-func goSource(src string) string {
-	var out []string
-	for _, line := range strings.Split(src, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "%%") {
-			break
-		}
-		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
-			out = append(out, "")
-			continue
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
-}
-
-// parsedCell is a cell's declarations.
-type parsedCell struct {
-	fset *token.FileSet
-	file *ast.File
-}
-
-func parseCell(src string) (*parsedCell, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "cell.go", "package main\n"+goSource(src), 0)
-	if err != nil {
-		return nil, err
-	}
-	return &parsedCell{fset: fset, file: f}, nil
-}
-
-// declName is the key under which a declaration replaces an earlier one
-// (GoNB keeps the last definition of a name).
-func declName(d ast.Decl) string {
-	switch d := d.(type) {
-	case *ast.FuncDecl:
-		if d.Recv != nil && len(d.Recv.List) > 0 {
-			var b bytes.Buffer
-			printer.Fprint(&b, token.NewFileSet(), d.Recv.List[0].Type)
-			return "method " + b.String() + "." + d.Name.Name
-		}
-		return "func " + d.Name.Name
-	case *ast.GenDecl:
-		for _, s := range d.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				return "type " + s.Name.Name
-			case *ast.ValueSpec:
-				if len(s.Names) > 0 {
-					return "value " + s.Names[0].Name
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// program assembles cells into one Go file: the imports of all cells,
-// then their declarations, a later declaration of a name replacing an
-// earlier one. The learner's main and init are dropped.
-func program(cs []*parsedCell) []byte {
-	imports := map[string]string{} // path → line
-	type decl struct {
-		key  string
-		text string
-	}
-	var decls []decl
-	at := map[string]int{}
-	for _, c := range cs {
-		for _, imp := range c.file.Imports {
-			line := imp.Path.Value
-			if imp.Name != nil {
-				line = imp.Name.Name + " " + line
-			}
-			imports[imp.Path.Value] = line
-		}
-		for _, d := range c.file.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-				continue
-			}
-			if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && (f.Name.Name == "main" || f.Name.Name == "init") {
-				continue
-			}
-			var b bytes.Buffer
-			printer.Fprint(&b, c.fset, d)
-			key := declName(d)
-			if i, seen := at[key]; seen && key != "" {
-				decls[i].text = b.String()
-				continue
-			}
-			at[key] = len(decls)
-			decls = append(decls, decl{key, b.String()})
-		}
-	}
-	var b bytes.Buffer
-	b.WriteString("package main\n\n")
-	var paths []string
-	for p := range imports {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "import %s\n", imports[p])
-	}
-	for _, d := range decls {
-		b.WriteString("\n" + d.text + "\n")
-	}
-	return b.Bytes()
-}
-
-// denied returns the first use in f of what deny lists ("lib/attention"
-// or "lib/attention.SoftmaxOf", relative to the course module), as
-// "lib/attention.SoftmaxOf", or "".
-func denied(f *ast.File, module string, deny []string) string {
-	return deniedIn(f, f.Imports, module, deny)
-}
-
-// deniedIn is denied for one node of a file with the given imports.
-func deniedIn(node ast.Node, imports []*ast.ImportSpec, module string, deny []string) string {
-	// The names under which each denied package is used: its import name,
-	// or the last element of its path when the cell relies on goimports.
-	names := map[string]string{} // name → module-relative package
-	for _, d := range deny {
-		pkg, _, _ := strings.Cut(d, ".")
-		names[pkg[strings.LastIndex(pkg, "/")+1:]] = pkg
-	}
-	for _, imp := range imports {
-		path := strings.Trim(imp.Path.Value, `"`)
-		rel, ok := strings.CutPrefix(path, module+"/")
-		if !ok {
-			continue
-		}
-		for _, d := range deny {
-			if d == rel {
-				name := rel[strings.LastIndex(rel, "/")+1:]
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				names[name] = rel
-			}
-		}
-	}
-	found := ""
-	ast.Inspect(node, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok || found != "" {
-			return found == ""
-		}
-		id, ok := sel.X.(*ast.Ident)
-		if !ok || id.Obj != nil { // a local name, not a package
-			return true
-		}
-		pkg, ok := names[id.Name]
-		if !ok {
-			return true
-		}
-		for _, d := range deny {
-			if d == pkg || d == pkg+"."+sel.Sel.Name {
-				found = pkg + "." + sel.Sel.Name
-			}
-		}
-		return found == ""
-	})
-	return found
 }

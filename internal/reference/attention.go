@@ -31,6 +31,7 @@ type AttentionVariant struct {
 	MaskAfter     bool // masked weights zeroed after the softmax (rows no longer sum to 1)
 	MaskDiagonal  bool // j ≥ i masked instead of j > i
 	NoMask        bool // the future left open
+	MaskAdd       bool // −1e9 added to the masked scores (the "+M" form) instead of replacing them
 	SqrtDV        bool // divided by √d_v instead of √d_k (differ in cross attention)
 }
 
@@ -51,7 +52,11 @@ func Attention(q, k, v, mask [][]float64, vr AttentionVariant) (out, weights [][
 		for j := range k {
 			scores[i][j] = dot(q[i], k[j]) / scale
 			if mask != nil && mask[i][j] == 1 && !vr.MaskAfter {
-				scores[i][j] = -1e9
+				if vr.MaskAdd {
+					scores[i][j] -= 1e9
+				} else {
+					scores[i][j] = -1e9
+				}
 			}
 		}
 	}

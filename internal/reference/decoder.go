@@ -23,28 +23,31 @@ type DecoderVariant struct {
 	NoMask     bool // causal mask missing: the future leaks
 	PreNorm    bool // x + Sublayer(LayerNorm(x)) instead of LayerNorm(x + Sublayer(x))
 	NoResidual bool // LayerNorm(Sublayer(x)) without the residual
-	SelfCross  bool // the cross-attention attends over x instead of the encoder memory
-	CrossOnX   bool // the cross-attention's queries come from x, not from the first sublayer's output
+	// NoResidualAt drops the residual of one sublayer only: 1 the masked
+	// self-attention, 2 the cross-attention, 3 the FFN (0: none).
+	NoResidualAt int
+	SelfCross    bool // the cross-attention attends over x instead of the encoder memory
+	CrossOnX     bool // the cross-attention's queries come from x, not from the first sublayer's output
 }
 
 // DecoderLayer is one Transformer decoder layer (Vaswani et al., 2017,
 // §3.1), post-norm: y = LN1(x + MaskedSelfAttention(x)), z = LN2(y +
 // CrossAttention(y, memory)), out = LN3(z + FFN(z)).
 func DecoderLayer(x, memory [][]float64, heads int, w *DecoderWeights, v DecoderVariant) [][]float64 {
-	sub := func(in [][]float64, norm *transformer.LayerNormWeights, f func([][]float64) [][]float64) [][]float64 {
+	sub := func(at int, in [][]float64, norm *transformer.LayerNormWeights, f func([][]float64) [][]float64) [][]float64 {
 		switch {
 		case v.PreNorm:
 			return Add(in, f(LayerNorm(in, norm)))
-		case v.NoResidual:
+		case v.NoResidual || v.NoResidualAt == at:
 			return LayerNorm(f(in), norm)
 		default:
 			return LayerNorm(Add(in, f(in)), norm)
 		}
 	}
-	y := sub(x, w.Norm1, func(in [][]float64) [][]float64 {
+	y := sub(1, x, w.Norm1, func(in [][]float64) [][]float64 {
 		return MultiHeadLayer(in, in, w.Self, heads, !v.NoMask)
 	})
-	z := sub(y, w.Norm2, func(in [][]float64) [][]float64 {
+	z := sub(2, y, w.Norm2, func(in [][]float64) [][]float64 {
 		q, kv := in, memory
 		if v.CrossOnX {
 			q = x
@@ -54,7 +57,7 @@ func DecoderLayer(x, memory [][]float64, heads int, w *DecoderWeights, v Decoder
 		}
 		return MultiHeadLayer(q, kv, w.Cross, heads, false)
 	})
-	return sub(z, w.Norm3, func(in [][]float64) [][]float64 { return FFN(in, w.FFN) })
+	return sub(3, z, w.Norm3, func(in [][]float64) [][]float64 { return FFN(in, w.FFN) })
 }
 
 // MultiHeadLayer is multi-head attention with its output projection.

@@ -1,9 +1,11 @@
 package check
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -14,32 +16,45 @@ import (
 // tol accepts float32 arithmetic and any correct formulation.
 const tol = 1e-5
 
-// SoftmaxIn is an input of the softmax exercise.
-type SoftmaxIn struct {
-	Logits      []float64
-	Temperature float64
-}
+// The inputs of lesson 01's exercises, defined with their tasks in
+// lib/exercise.
+type (
+	SoftmaxIn  = exercise.SoftmaxIn
+	QKV        = exercise.QKV
+	PadIn      = exercise.PadIn
+	SelfAttnIn = exercise.SelfAttnIn
+)
 
 var softmaxSpec = Register(&Exercise[func([]float64, float64) []float64, SoftmaxIn, []float64]{
 	ID: "softmax", Title: "stable softmax with temperature", Points: 2,
 	Signature: "func Softmax(logits []float64, temperature float64) []float64",
-	Call: func(f func([]float64, float64) []float64, in SoftmaxIn) []float64 {
-		return f(in.Logits, in.Temperature)
-	},
+	Task:      exercise.Softmax,
 	Reference: func(in SoftmaxIn) []float64 { return reference.Softmax(in.Logits, in.Temperature) },
 	Cases: func() []Case[SoftmaxIn] {
 		return []Case[SoftmaxIn]{
-			{"3 logits, temperature 1", SoftmaxIn{[]float64{1, 2, 3}, 1}},
-			{"temperature 0.5 (sharper)", SoftmaxIn{[]float64{1, 2, 3}, 0.5}},
-			{"temperature 10 (flatter)", SoftmaxIn{[]float64{2, -1, 0.5, 4}, 10}},
-			{"one logit", SoftmaxIn{[]float64{-7}, 1}},
-			{"large logits 1000, 1001, 1002 (overflow without max subtraction)", SoftmaxIn{[]float64{1000, 1001, 1002}, 1}},
+			{"3 logits, temperature 1", SoftmaxIn{Logits: []float64{1, 2, 3}, Temperature: 1}},
+			{"temperature 0.5 (sharper)", SoftmaxIn{Logits: []float64{1, 2, 3}, Temperature: 0.5}},
+			{"temperature 10 (flatter)", SoftmaxIn{Logits: []float64{2, -1, 0.5, 4}, Temperature: 10}},
+			{"one logit", SoftmaxIn{Logits: []float64{-7}, Temperature: 1}},
+			{"large logits 1000, 1001, 1002 (overflow without max subtraction)", SoftmaxIn{Logits: []float64{1000, 1001, 1002}, Temperature: 1}},
 		}
 	},
-	Hidden: func() []Case[SoftmaxIn] {
+	Hidden: func(r *random.Source) []Case[SoftmaxIn] {
+		n, t := intIn(r, 2, 12), floatIn(r, 0.3, 5)
+		big := scaled(r.Normal(1, 4)[0], 3)
+		for i := range big {
+			big[i] += 1000
+		}
+		low := r.Normal(1, 3)[0]
+		for i := range low {
+			low[i] -= 1000
+		}
 		return []Case[SoftmaxIn]{
-			{"very negative logits", SoftmaxIn{[]float64{-1000, -999.5, -1001}, 0.7}},
-			{"8 random logits, temperature 2", SoftmaxIn{random.New(11).Normal(1, 8)[0], 2}},
+			{fmt.Sprintf("%d random logits, temperature %.2f", n, t), SoftmaxIn{Logits: scaled(r.Normal(1, n)[0], 3), Temperature: t}},
+			{"large logits (overflow without max subtraction)", SoftmaxIn{Logits: big, Temperature: floatIn(r, 0.5, 2)}},
+			{"very negative logits", SoftmaxIn{Logits: low, Temperature: floatIn(r, 0.5, 2)}},
+			{"one logit", SoftmaxIn{Logits: r.Normal(1, 1)[0], Temperature: floatIn(r, 0.5, 3)}},
+			{"equal logits", SoftmaxIn{Logits: scaled([]float64{1, 1, 1, 1, 1}, floatIn(r, -5, 5)), Temperature: 1}},
 		}
 	},
 	Compare: Vector(tol),
@@ -78,9 +93,6 @@ func hasNaN(x []float64) bool {
 	return false
 }
 
-// QKV is an input of the attention exercises.
-type QKV struct{ Q, K, V [][]float64 }
-
 type attnOut = Pair[[][]float64, [][]float64]
 
 func attnRef(vr reference.AttentionVariant) func(in QKV) attnOut {
@@ -90,18 +102,16 @@ func attnRef(vr reference.AttentionVariant) func(in QKV) attnOut {
 	}
 }
 
-func qkv(seed uint32, nq, nk, dk, dv int) QKV {
-	r := random.New(seed)
+func qkv(seed uint32, nq, nk, dk, dv int) QKV { return qkvFrom(random.New(seed), nq, nk, dk, dv) }
+
+func qkvFrom(r *random.Source, nq, nk, dk, dv int) QKV {
 	return QKV{Q: r.Normal(nq, dk), K: r.Normal(nk, dk), V: r.Normal(nk, dv)}
 }
 
 var attentionSpec = Register(&Exercise[func(q, k, v [][]float64) ([][]float64, [][]float64), QKV, attnOut]{
 	ID: "attention", Title: "scaled dot-product attention", Points: 3,
 	Signature: "func Attention(q, k, v [][]float64) (out, weights [][]float64)",
-	Call: func(f func(q, k, v [][]float64) ([][]float64, [][]float64), in QKV) attnOut {
-		o, w := f(in.Q, in.K, in.V)
-		return attnOut{A: o, B: w}
-	},
+	Task:      exercise.Attention,
 	Reference: attnRef(reference.AttentionVariant{}),
 	Cases: func() []Case[QKV] {
 		return []Case[QKV]{
@@ -111,10 +121,16 @@ var attentionSpec = Register(&Exercise[func(q, k, v [][]float64) ([][]float64, [
 			{"odd d_k = 5, 4 tokens", qkv(4, 4, 4, 5, 3)},
 		}
 	},
-	Hidden: func() []Case[QKV] {
+	Hidden: func(r *random.Source) []Case[QKV] {
+		n, dk, dv := intIn(r, 2, 7), intIn(r, 2, 9), intIn(r, 1, 6)
+		nq, nk, cdk, cdv := intIn(r, 1, 7), intIn(r, 2, 7), intIn(r, 1, 9), intIn(r, 1, 6)
+		large := qkvFrom(r, 3, 4, 16, 2)
+		large.Q = scaledM(large.Q, 30)
 		return []Case[QKV]{
-			{"cross attention: 6 queries, 3 keys, d_k = 8, d_v = 5", qkv(5, 6, 3, 8, 5)},
-			{"large scores", func() QKV { c := qkv(6, 3, 4, 16, 2); c.Q = scaledM(c.Q, 30); return c }()},
+			{fmt.Sprintf("%d tokens, d_k = %d, d_v = %d", n, dk, dv), qkvFrom(r, n, n, dk, dv)},
+			{fmt.Sprintf("cross attention: %d queries, %d keys, d_k = %d, d_v = %d", nq, nk, cdk, cdv), qkvFrom(r, nq, nk, cdk, cdv)},
+			{"one token", qkvFrom(r, 1, 1, intIn(r, 1, 6), intIn(r, 1, 6))},
+			{"large scores", large},
 		}
 	},
 	Compare: Both("output", Matrix(tol), "weights", Matrix(tol)),
@@ -148,27 +164,46 @@ func scaledM(m [][]float64, t float64) [][]float64 {
 	return out
 }
 
-// PadIn is an input of the padding mask exercise.
-type PadIn struct {
-	IDs   [][]int
-	PadID int
-}
-
 var paddingSpec = Register(&Exercise[func([][]int, int) [][]float64, PadIn, [][]float64]{
 	ID: "padding-mask", Title: "padding mask", Points: 1,
 	Signature: "func PaddingMask(ids [][]int, padID int) [][]float64",
-	Call:      func(f func([][]int, int) [][]float64, in PadIn) [][]float64 { return f(in.IDs, in.PadID) },
+	Task:      exercise.PaddingMask,
 	Reference: func(in PadIn) [][]float64 { return reference.PaddingMask(in.IDs, in.PadID) },
 	Cases: func() []Case[PadIn] {
 		return []Case[PadIn]{
-			{"2 sentences, pad id 0", PadIn{[][]int{{5, 7, 2, 0}, {3, 9, 0, 0}}, 0}},
-			{"pad id 1, a pad-free sentence", PadIn{[][]int{{4, 4, 4}, {6, 1, 1}}, 1}},
-			{"a fully padded row", PadIn{[][]int{{8, 3}, {0, 0}}, 0}},
-			{"one token", PadIn{[][]int{{2}}, 0}},
+			{"2 sentences, pad id 0", PadIn{IDs: [][]int{{5, 7, 2, 0}, {3, 9, 0, 0}}, PadID: 0}},
+			{"pad id 1, a pad-free sentence", PadIn{IDs: [][]int{{4, 4, 4}, {6, 1, 1}}, PadID: 1}},
+			{"a fully padded row", PadIn{IDs: [][]int{{8, 3}, {0, 0}}, PadID: 0}},
+			{"one token", PadIn{IDs: [][]int{{2}}, PadID: 0}},
 		}
 	},
-	Hidden: func() []Case[PadIn] {
-		return []Case[PadIn]{{"pad id 3, token 0 is a word", PadIn{[][]int{{0, 3, 0, 3}, {3, 3, 3, 3}}, 3}}}
+	Hidden: func(r *random.Source) []Case[PadIn] {
+		pad := intIn(r, 1, 5) // token 0 is then a word
+		batch, seq := intIn(r, 2, 5), intIn(r, 2, 8)
+		in := PadIn{PadID: pad}
+		for b := range batch {
+			row := ids(r, seq, 8)
+			for i := range row {
+				if row[i] == pad {
+					row[i] = 0
+				}
+			}
+			n := intIn(r, 0, seq) // real tokens, then padding
+			switch b {
+			case 0:
+				n = seq // a pad-free row
+			case 1:
+				n = 0 // a fully padded row
+			}
+			for i := n; i < seq; i++ {
+				row[i] = pad
+			}
+			in.IDs = append(in.IDs, row)
+		}
+		return []Case[PadIn]{
+			{fmt.Sprintf("%d sentences of %d, pad id %d", batch, seq, pad), in},
+			{"one token, padding", PadIn{IDs: [][]int{{pad}}, PadID: pad}},
+		}
 	},
 	Compare: Mask(),
 	Hints: []Hint[PadIn, [][]float64]{
@@ -198,12 +233,15 @@ func invert(m [][]float64) [][]float64 {
 var causalSpec = Register(&Exercise[func(int) [][]float64, int, [][]float64]{
 	ID: "causal-mask", Title: "look-ahead (causal) mask", Points: 1,
 	Signature: "func CausalMask(n int) [][]float64",
-	Call:      func(f func(int) [][]float64, n int) [][]float64 { return f(n) },
+	Task:      exercise.CausalMask,
 	Reference: func(n int) [][]float64 { return reference.CausalMask(n, false, false) },
 	Cases: func() []Case[int] {
 		return []Case[int]{{"n = 4", 4}, {"n = 1", 1}, {"n = 2", 2}}
 	},
-	Hidden:  func() []Case[int] { return []Case[int]{{"n = 7", 7}} },
+	Hidden: func(r *random.Source) []Case[int] {
+		n := intIn(r, 3, 12)
+		return []Case[int]{{fmt.Sprintf("n = %d", n), n}, {"n = 1", 1}}
+	},
 	Compare: Mask(),
 	Hints: []Hint[int, [][]float64]{
 		{Name: "diagonal", Message: "the diagonal is masked: a token may look at itself, so mask only j > i",
@@ -219,11 +257,11 @@ var causalSpec = Register(&Exercise[func(int) [][]float64, int, [][]float64]{
 // CausalMask checks the learner's look-ahead mask: n×n, 1 where j > i.
 func CausalMask(f func(n int) [][]float64) *Result { return causalSpec.Check(f) }
 
-// SelfAttnIn is an input of the masked self-attention exercise.
-type SelfAttnIn struct{ X, WQ, WK, WV [][]float64 }
-
 func selfIn(seed uint32, n, d, dk, dv int) SelfAttnIn {
-	r := random.New(seed)
+	return selfInFrom(random.New(seed), n, d, dk, dv)
+}
+
+func selfInFrom(r *random.Source, n, d, dk, dv int) SelfAttnIn {
 	return SelfAttnIn{X: r.Normal(n, d), WQ: r.Normal(d, dk), WK: r.Normal(d, dk), WV: r.Normal(d, dv)}
 }
 
@@ -234,9 +272,7 @@ func selfRef(vr reference.AttentionVariant) func(SelfAttnIn) [][]float64 {
 var maskedSpec = Register(&Exercise[func(x, wq, wk, wv [][]float64) [][]float64, SelfAttnIn, [][]float64]{
 	ID: "masked-self-attention", Title: "masked self-attention for a decoder", Points: 3,
 	Signature: "func MaskedSelfAttention(x, wq, wk, wv [][]float64) [][]float64",
-	Call: func(f func(x, wq, wk, wv [][]float64) [][]float64, in SelfAttnIn) [][]float64 {
-		return f(in.X, in.WQ, in.WK, in.WV)
-	},
+	Task:      exercise.MaskedSelfAttention,
 	Reference: selfRef(reference.AttentionVariant{}),
 	Cases: func() []Case[SelfAttnIn] {
 		return []Case[SelfAttnIn]{
@@ -245,8 +281,14 @@ var maskedSpec = Register(&Exercise[func(x, wq, wk, wv [][]float64) [][]float64,
 			{"odd d_model 5, d_k 3, d_v 2", selfIn(23, 3, 5, 3, 2)},
 		}
 	},
-	Hidden: func() []Case[SelfAttnIn] {
-		return []Case[SelfAttnIn]{{"7 tokens, d_model 8", selfIn(24, 7, 8, 8, 8)}}
+	Hidden: func(r *random.Source) []Case[SelfAttnIn] {
+		n, d, dk, dv := intIn(r, 3, 9), intIn(r, 2, 10), intIn(r, 2, 8), intIn(r, 1, 8)
+		odd := 2*intIn(r, 1, 4) + 1
+		return []Case[SelfAttnIn]{
+			{fmt.Sprintf("%d tokens, d_model %d, d_k %d, d_v %d", n, d, dk, dv), selfInFrom(r, n, d, dk, dv)},
+			{fmt.Sprintf("odd d_model %d", odd), selfInFrom(r, intIn(r, 3, 6), odd, intIn(r, 2, 5), intIn(r, 1, 4))},
+			{"one token", selfInFrom(r, 1, intIn(r, 2, 6), intIn(r, 1, 4), intIn(r, 1, 4))},
+		}
 	},
 	Compare: Matrix(tol),
 	Hints: []Hint[SelfAttnIn, [][]float64]{
@@ -254,6 +296,8 @@ var maskedSpec = Register(&Exercise[func(x, wq, wk, wv [][]float64) [][]float64,
 			Wrong: selfRef(reference.AttentionVariant{NoMask: true})},
 		{Name: "diagonal", Message: "the diagonal is masked: a token must see itself (mask j > i, not j ≥ i)",
 			Wrong: selfRef(reference.AttentionVariant{MaskDiagonal: true})},
+		{Name: "diagonal", Message: "the diagonal is masked: a token must see itself (M is −1e9 where j > i, 0 where j ≤ i — not where j ≥ i)",
+			Wrong: selfRef(reference.AttentionVariant{MaskDiagonal: true, MaskAdd: true})},
 		{Name: "mask-after-softmax", Message: "the mask was applied after the softmax: add it to the scores before the softmax, so each row still sums to 1",
 			Wrong:  selfRef(reference.AttentionVariant{MaskAfter: true}),
 			Detect: func(_ SelfAttnIn, got [][]float64) bool { return huge(got) }},

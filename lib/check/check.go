@@ -8,10 +8,11 @@
 // topic: softmax.go, masks.go, scores.go, …). A check cell of an exercise
 // notebook calls the exercise's typed wrapper, e.g. check.Softmax(Softmax);
 // the instructor's grader (cmd/course grade) finds the same exercise with
-// [Lookup] and runs the learner's function in a separate process through
-// [Serve], on the visible cases and on hidden ones, and compares the
-// outputs itself, so nothing a submission prints or does can raise its
-// score.
+// [Lookup] and runs the learner's function in a separate, sandboxed
+// process that links only lib/exercise's [exercise.Task] of the exercise,
+// on the visible cases and on hidden ones drawn at grading time, and
+// compares the outputs in its own process, so nothing a submission
+// prints or does can raise its score.
 //
 // The learner's function always runs under recover and a time limit: a
 // panic, an endless loop, NaN or Inf, or a wrong shape is reported as such
@@ -22,23 +23,27 @@
 package check
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/gob"
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
-	"os"
 	"reflect"
-	"runtime/debug"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/attention-in-go/course/lib/exercise"
+	"github.com/attention-in-go/course/lib/random"
 )
 
 // DefaultTimeout is how long one case may run before the check gives up on
 // it as an endless loop.
-const DefaultTimeout = 5 * time.Second
+const DefaultTimeout = exercise.DefaultTimeout
 
 // Case is one input of an exercise, with a name in the learner's terms
 // ("3 logits, temperature 1", "fully padded row").
@@ -74,29 +79,44 @@ type Hint[In, Out any] struct {
 }
 
 // Exercise is the spec of one exercise. F is the learner's function type,
-// In a case's input and Out the function's result; In and Out must be
-// encodable with encoding/gob (exported fields, no funcs).
+// In a case's input and Out the function's result; how the function is
+// called is the exercise's [exercise.Task], which the grader's child
+// program links; everything else here stays in the grader's process.
 type Exercise[F, In, Out any] struct {
 	ID        string // the exercise id of the source: go exercise=ID
 	Title     string
 	Points    int
 	Signature string // the Go signature the learner writes
-	// Call calls the learner's function on one input.
-	Call func(f F, in In) Out
+	// Task calls the learner's function on one input (lib/exercise).
+	Task *exercise.Task[F, In, Out]
 	// Reference computes the expected output (from internal/reference).
 	Reference func(in In) Out
-	// Cases are the visible cases; Hidden are counted only by the grader.
-	// Both must be deterministic.
-	Cases, Hidden func() []Case[In]
-	// Compare returns nil when got is acceptably close to want.
+	// Cases are the visible cases, shown in the notebook; they must be
+	// deterministic.
+	Cases func() []Case[In]
+	// Hidden draws the cases only the grader counts, from r: random
+	// shapes and values within the exercise's domain, including the edge
+	// cases the visible ones name. The grader seeds r at grading time, so
+	// nothing in the course source tells a learner the hidden inputs.
+	Hidden func(r *random.Source) []Case[In]
+	// Compare returns nil when got is acceptably close to want. It must
+	// not panic on any got (any shape, NaN, empty).
 	Compare func(got, want Out) *Diff
 	Hints   []Hint[In, Out]
+	// GradeHiddenOnly makes the grader run the hidden cases only (an
+	// exercise that trains: the visible case is what the notebook ran).
+	GradeHiddenOnly bool
+	// Redact, if set, removes from an input what the learner's function
+	// must not see (the test labels of a training exercise): the function
+	// gets Redact(in), the reference the whole input.
+	Redact func(in In) In
 	// Deny lists what a submission must not use for this exercise, as
-	// "lib/attention" (any use of the package) or "lib/attention.SoftmaxOf"
-	// (one function), relative to the course module.
+	// "lib/attention" (any function of the package) or
+	// "lib/attention.SoftmaxOf" (one function, or the methods of one
+	// type), relative to the course module. The grader looks for them in
+	// the symbols of the program it builds, so a use is found however the
+	// code reaches it.
 	Deny []string
-	// Timeout per case; 0 means DefaultTimeout.
-	Timeout time.Duration
 }
 
 // Info describes an exercise for the grader.
@@ -105,22 +125,30 @@ type Info struct {
 	Points               int
 	Deny                 []string
 	Visible, Hidden      int // numbers of cases
-	// CaseTimeout is how long one case may run (Exercise.Timeout, else
+	// CaseTimeout is how long one case may run (the task's Timeout, else
 	// DefaultTimeout): the grader never gives an exercise's whole run
 	// less.
 	CaseTimeout time.Duration
+	// TaskPackage is the import path of the package that declares the
+	// exercise's task (lib/exercise or lib/exercise/withlib), as a
+	// variable named like the learner's function.
+	TaskPackage string
 }
 
-// Spec is a registered exercise, as the grader sees it.
+// Spec is a registered exercise, as the grader sees it. The grader's
+// child program computes the learner's outputs (lib/exercise); the spec
+// writes the inputs and judges the outcomes in the grader's process.
 type Spec interface {
 	Info() Info
-	// WriteInputs writes the inputs of every case (visible then hidden)
-	// for Serve to read.
-	WriteInputs(w io.Writer) error
-	// Grade reads what Serve wrote and compares it with the reference.
-	Grade(r io.Reader) *Result
-	// serve runs the learner's function for Serve.
-	serve(fn any, in io.Reader, out io.Writer) error
+	// WriteInputs writes the input of every grading case — the visible
+	// cases, then the hidden ones drawn from seed — for the child
+	// program to read, and returns their number.
+	WriteInputs(w io.Writer, seed uint64) (int, error)
+	// Grade reads the outcomes the child program wrote for the same seed
+	// and compares them with the reference. It never panics: output it
+	// cannot read fails the cases it concerns, and anything after the
+	// last outcome makes the whole result malformed (0 points).
+	Grade(r io.Reader, seed uint64) *Result
 }
 
 var (
@@ -131,8 +159,11 @@ var (
 // Register adds e to the registry and returns it. It panics on a
 // duplicate id or an incomplete spec, at init time.
 func Register[F, In, Out any](e *Exercise[F, In, Out]) *Exercise[F, In, Out] {
-	if e.ID == "" || e.Points <= 0 || e.Call == nil || e.Reference == nil || e.Cases == nil || e.Compare == nil {
-		panic(fmt.Sprintf("check.Register(%q): ID, Points, Call, Reference, Cases and Compare are required", e.ID))
+	if e.ID == "" || e.Points <= 0 || e.Task == nil || e.Reference == nil || e.Cases == nil || e.Compare == nil {
+		panic(fmt.Sprintf("check.Register(%q): ID, Points, Task, Reference, Cases and Compare are required", e.ID))
+	}
+	if e.Task.ID != e.ID || e.Task.Call == nil {
+		panic(fmt.Sprintf("check.Register(%q): the task is exercise %q's (or has no Call)", e.ID, e.Task.ID))
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -165,97 +196,78 @@ func IDs() []string {
 
 // Info implements Spec.
 func (e *Exercise[F, In, Out]) Info() Info {
-	n := 0
-	if e.Hidden != nil {
-		n = len(e.Hidden())
-	}
 	return Info{ID: e.ID, Title: e.Title, Signature: e.Signature, Points: e.Points, Deny: e.Deny,
-		Visible: len(e.Cases()), Hidden: n, CaseTimeout: e.timeout()}
+		Visible: len(e.Cases()), Hidden: len(e.hidden(1)), CaseTimeout: e.Task.CaseTimeout(),
+		TaskPackage: packageOf(e.Task.Call)}
 }
 
-func (e *Exercise[F, In, Out]) timeout() time.Duration {
-	if e.Timeout > 0 {
-		return e.Timeout
+// packageOf returns the import path of the package that declares the
+// function f ("github.com/…/lib/exercise" for lib/exercise.init.func1).
+func packageOf(f any) string {
+	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	slash := strings.LastIndex(name, "/")
+	if dot := strings.Index(name[slash+1:], "."); dot >= 0 {
+		return name[:slash+1+dot]
 	}
-	return DefaultTimeout
+	return name
 }
 
-// all returns the visible cases, then the hidden ones when hidden is true.
-func (e *Exercise[F, In, Out]) all(hidden bool) []Case[In] {
-	cs := e.Cases()
-	if hidden && e.Hidden != nil {
-		for _, c := range e.Hidden() {
-			c.Name = "hidden: " + c.Name
-			cs = append(cs, c)
-		}
+// hiddenSource is the random source of exercise id's hidden cases for a
+// grading seed: one stream per exercise, so that adding an exercise
+// changes no other exercise's cases.
+func hiddenSource(seed uint64, id string) *random.Source {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s", seed, id)
+	s := h.Sum64()
+	return random.New(uint32(s ^ s>>32))
+}
+
+// hidden returns the hidden cases drawn for seed, named "hidden: …".
+func (e *Exercise[F, In, Out]) hidden(seed uint64) []Case[In] {
+	if e.Hidden == nil {
+		return nil
+	}
+	cs := e.Hidden(hiddenSource(seed, e.ID))
+	for i := range cs {
+		cs[i].Name = "hidden: " + cs[i].Name
 	}
 	return cs
 }
 
-// outcome is what one call of the learner's function gave.
-type outcome[Out any] struct {
-	Out      Out
-	Panic    string // the panic value, if it panicked
-	TimedOut bool
+// grading returns the visible cases, then the hidden ones for seed.
+func (e *Exercise[F, In, Out]) grading(seed uint64) []Case[In] {
+	return append(e.visible(), e.hidden(seed)...)
 }
 
-// call runs f on a copy of in under recover and the time limit.
-func (e *Exercise[F, In, Out]) call(f F, in In) outcome[Out] {
-	in = clone(in)
-	done := make(chan outcome[Out], 1)
-	go func() {
-		var res outcome[Out]
-		defer func() {
-			if r := recover(); r != nil {
-				res.Panic = fmt.Sprint(r)
-				if !strings.HasPrefix(res.Panic, "TODO") {
-					res.Panic += "\n" + learnerFrames(debug.Stack())
-				}
-			}
-			done <- res
-		}()
-		res.Out = e.Call(f, in)
-	}()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(e.timeout()):
-		return outcome[Out]{TimedOut: true}
+// visible returns the visible cases the grader runs.
+func (e *Exercise[F, In, Out]) visible() []Case[In] {
+	if e.GradeHiddenOnly {
+		return nil
 	}
+	return e.Cases()
 }
 
-// learnerFrames keeps the stack lines of the learner's code (package main).
-func learnerFrames(stack []byte) string {
-	var out []string
-	lines := strings.Split(string(stack), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "main.") && i+1 < len(lines) {
-			out = append(out, "    "+l, "    "+strings.TrimSpace(lines[i+1]))
+// redact is the input as the learner's function gets it.
+func (e *Exercise[F, In, Out]) redact(in In) In {
+	if e.Redact == nil {
+		return in
+	}
+	return e.Redact(exercise.Clone(in))
+}
+
+// judge compares one outcome with the reference and finds the hint. A
+// panic of the comparison (a bug of the spec on some odd output) fails
+// the case with that message instead of stopping the grader.
+func (e *Exercise[F, In, Out]) judge(c Case[In], o exercise.Outcome[Out]) (r CaseResult) {
+	r = CaseResult{Name: c.Name}
+	defer func() {
+		if p := recover(); p != nil {
+			r = CaseResult{Name: c.Name, Problem: fmt.Sprintf("the result could not be compared (%v)", p)}
 		}
-	}
-	return strings.Join(out, "\n")
-}
-
-// clone deep-copies v through gob, so the learner's function can change
-// its inputs without changing the reference's.
-func clone[T any](v T) T {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&v); err != nil {
-		panic(fmt.Sprintf("check: cannot copy a case input: %v", err))
-	}
-	var out T
-	if err := gob.NewDecoder(&buf).Decode(&out); err != nil {
-		panic(fmt.Sprintf("check: cannot copy a case input: %v", err))
-	}
-	return out
-}
-
-// judge compares one outcome with the reference and finds the hint.
-func (e *Exercise[F, In, Out]) judge(c Case[In], o outcome[Out]) CaseResult {
-	r := CaseResult{Name: c.Name}
+	}()
 	switch {
 	case o.TimedOut:
-		r.Problem = fmt.Sprintf("your function did not return within %v — an endless loop?", e.timeout())
+		r.Problem = fmt.Sprintf("your function did not return within %v — an endless loop?", e.Task.CaseTimeout())
 		return r
 	case strings.HasPrefix(o.Panic, "TODO"):
 		r.Problem = "not done yet: " + o.Panic
@@ -265,11 +277,11 @@ func (e *Exercise[F, In, Out]) judge(c Case[In], o outcome[Out]) CaseResult {
 		r.Problem = "your function panicked: " + o.Panic
 		return r
 	}
-	if d := e.Compare(o.Out, e.Reference(clone(c.In))); d != nil {
+	if d := e.Compare(o.Out, e.Reference(exercise.Clone(c.In))); d != nil {
 		r.Problem = d.String()
 		for _, h := range e.Hints {
-			if (h.Wrong != nil && e.Compare(o.Out, h.Wrong(clone(c.In))) == nil) ||
-				(h.Detect != nil && h.Detect(clone(c.In), o.Out)) {
+			if (h.Wrong != nil && e.Compare(o.Out, h.Wrong(exercise.Clone(c.In))) == nil) ||
+				(h.Detect != nil && h.Detect(exercise.Clone(c.In), o.Out)) {
 				r.Hint, r.HintName = h.Message, h.Name
 				break
 			}
@@ -284,24 +296,46 @@ func (e *Exercise[F, In, Out]) judge(c Case[In], o outcome[Out]) CaseResult {
 // report to standard output and returns the result. It never panics
 // because of f.
 func (e *Exercise[F, In, Out]) Check(f F) *Result {
-	res := e.run(f, false)
+	res := e.run(f, e.Cases(), len(e.Cases()))
 	fmt.Print(res.Report())
 	return res
 }
 
-// Run is Check without printing, for tests; hidden adds the hidden cases.
+// Run is Check without printing, for tests; hidden adds the hidden cases
+// of seeds 1, 2 and 3 (of seed 1 only for an exercise that trains), so
+// that a wrong implementation a hidden case of one seed happens not to
+// expose is still caught.
 func (e *Exercise[F, In, Out]) Run(f F, hidden bool) *Result {
-	return e.run(f, hidden)
+	if hidden {
+		if e.GradeHiddenOnly {
+			return e.RunSeed(f, 1)
+		}
+		cases := e.visible()
+		for seed := range uint64(3) {
+			cases = append(cases, e.hidden(seed+1)...)
+		}
+		return e.run(f, cases, len(e.visible()))
+	}
+	return e.run(f, e.Cases(), len(e.Cases()))
 }
 
-func (e *Exercise[F, In, Out]) run(f F, hidden bool) *Result {
+// RunSeed runs f on the visible cases and the hidden cases of seed, as
+// the grader would, in this process.
+func (e *Exercise[F, In, Out]) RunSeed(f F, seed uint64) *Result {
+	return e.run(f, e.grading(seed), len(e.visible()))
+}
+
+// run runs f on cases, of which the first visible are visible ones.
+func (e *Exercise[F, In, Out]) run(f F, cases []Case[In], visible int) *Result {
 	res := &Result{ID: e.ID, Title: e.Title, Max: e.Points}
 	if any(f) == nil || isNilFunc(f) {
 		res.Status = "no function given"
 		return res
 	}
-	for _, c := range e.all(hidden) {
-		res.Cases = append(res.Cases, e.judge(c, e.call(f, c.In)))
+	for i, c := range cases {
+		cr := e.judge(c, e.Task.Run(f, e.redact(c.In)))
+		cr.Hidden = i >= visible
+		res.Cases = append(res.Cases, cr)
 	}
 	res.score()
 	return res
@@ -331,12 +365,18 @@ type CaseResult struct {
 	Problem  string // what is wrong, when not passed
 	Hint     string // the usual mistake it looks like, if recognised
 	HintName string
+	// Hidden marks a case drawn at grading time: when there are any,
+	// only they earn points (the visible cases are in the course source,
+	// so their answers could be memorised).
+	Hidden bool
 }
 
-// score sets Points (Max × the fraction of cases passed, rounded down to
-// a quarter point) and Status.
+// score sets Points (Max × the fraction of scored cases passed, rounded
+// down to a quarter point; the scored cases are the hidden ones when
+// there are any, else all) and Status.
 func (r *Result) score() {
-	passed, todo := 0, 0
+	passed, todo, scored, scoredPassed := 0, 0, 0, 0
+	hidden := r.hidden()
 	for _, c := range r.Cases {
 		if c.Passed {
 			passed++
@@ -344,20 +384,36 @@ func (r *Result) score() {
 		if c.Todo {
 			todo++
 		}
+		if c.Hidden || !hidden {
+			scored++
+			if c.Passed {
+				scoredPassed++
+			}
+		}
 	}
-	if len(r.Cases) > 0 {
-		r.Points = math.Floor(4*float64(r.Max)*float64(passed)/float64(len(r.Cases))) / 4
+	if scored > 0 {
+		r.Points = math.Floor(4*float64(r.Max)*float64(scoredPassed)/float64(scored)) / 4
 	}
 	switch {
 	case len(r.Cases) > 0 && passed == len(r.Cases):
 		r.Status = "ok"
 	case todo == len(r.Cases) && todo > 0:
 		r.Status = "not done"
-	case passed > 0:
+	case r.Points > 0:
 		r.Status = "partial"
 	default:
 		r.Status = "failed"
 	}
+}
+
+// hidden reports whether some case is a hidden one.
+func (r *Result) hidden() bool {
+	for _, c := range r.Cases {
+		if c.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // Report is the result as the check cell shows it: ✓/✗ per case, the
@@ -387,6 +443,9 @@ func (r *Result) Report() string {
 			fmt.Fprintf(&b, "    hint: %s\n", indent(c.Hint))
 		}
 	}
+	if r.hidden() {
+		b.WriteString("  (points count the hidden cases, drawn when grading; the visible ones are the notebook's)\n")
+	}
 	fmt.Fprintf(&b, "points: %s/%d", fmtPoints(r.Points), r.Max)
 	switch r.Status {
 	case "ok":
@@ -403,86 +462,73 @@ func fmtPoints(p float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", p), "0"), ".")
 }
 
-// Serve is the main function of the grader's child program: it reads the
-// case inputs the grader wrote on standard input, runs the learner's
-// function fn on each (under recover and the time limit) and writes the
-// outputs to file descriptor 3. The grader compares them with the
-// reference itself. Serve exits the process.
-func Serve(id string, fn any) {
-	spec, ok := Lookup(id)
-	if !ok {
-		fmt.Fprintf(os.Stderr, "check.Serve: no exercise %q\n", id)
-		os.Exit(3)
-	}
-	out := os.NewFile(3, "results")
-	if err := spec.serve(fn, os.Stdin, out); err != nil {
-		fmt.Fprintln(os.Stderr, "check.Serve:", err)
-		os.Exit(3)
-	}
-	out.Close()
-	os.Exit(0)
-}
-
 // WriteInputs implements Spec.
-func (e *Exercise[F, In, Out]) WriteInputs(w io.Writer) error {
+func (e *Exercise[F, In, Out]) WriteInputs(w io.Writer, seed uint64) (int, error) {
 	enc := gob.NewEncoder(w)
-	for _, c := range e.all(true) {
-		if err := enc.Encode(&c.In); err != nil {
-			return err
+	cases := e.grading(seed)
+	for _, c := range cases {
+		in := e.redact(c.In)
+		if err := enc.Encode(&in); err != nil {
+			return 0, err
 		}
 	}
-	return nil
+	return len(cases), nil
 }
 
-func (e *Exercise[F, In, Out]) serve(fn any, r io.Reader, w io.Writer) error {
-	f, ok := fn.(F)
-	if !ok {
-		var want F
-		return fmt.Errorf("exercise %s wants a %T, got a %T", e.ID, want, fn)
-	}
-	dec, enc := gob.NewDecoder(r), gob.NewEncoder(w)
-	for range e.all(true) {
-		var in In
-		if err := dec.Decode(&in); err != nil {
-			return err
-		}
-		o := e.call(f, in)
-		if err := enc.Encode(&o); err != nil {
-			return err
-		}
-		if o.TimedOut {
-			return nil // the endless loop is still running: stop here
-		}
-	}
-	return nil
-}
-
-// Grade implements Spec: it reads the outcomes Serve wrote and compares
-// them with the reference; cases without an outcome (the program
-// crashed, exited or was killed) fail.
-func (e *Exercise[F, In, Out]) Grade(r io.Reader) *Result {
+// Grade implements Spec: it reads the outcomes the child program wrote
+// and compares them with the reference; cases without an outcome (the
+// program crashed, exited or was killed) fail.
+func (e *Exercise[F, In, Out]) Grade(r io.Reader, seed uint64) *Result {
 	res := &Result{ID: e.ID, Title: e.Title, Max: e.Points}
-	dec := gob.NewDecoder(r)
+	br := bufio.NewReader(r)
+	dec := gob.NewDecoder(br)
 	missing := ""
-	for _, c := range e.all(true) {
-		var o outcome[Out]
+	visible := len(e.visible())
+	for i, c := range e.grading(seed) {
+		var o exercise.Outcome[Out]
 		if missing == "" {
-			if err := dec.Decode(&o); err != nil {
+			if err := decode(dec, &o); err != nil {
 				missing = "no result: the program stopped before this case (exit, crash, time or memory limit)"
-				if err != io.EOF && err != io.ErrUnexpectedEOF {
-					missing = "unreadable result: " + err.Error()
+				if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+					return malformed(res, "its results could not be read ("+err.Error()+")")
 				}
 			}
 		}
 		if missing != "" {
-			res.Cases = append(res.Cases, CaseResult{Name: c.Name, Problem: missing})
+			res.Cases = append(res.Cases, CaseResult{Name: c.Name, Problem: missing, Hidden: i >= visible})
 			continue
 		}
-		res.Cases = append(res.Cases, e.judge(c, o))
+		cr := e.judge(c, o)
+		cr.Hidden = i >= visible
+		res.Cases = append(res.Cases, cr)
 		if o.TimedOut {
 			missing = "not run: an earlier case did not return"
 		}
 	}
+	if missing == "" {
+		if _, err := br.ReadByte(); err == nil {
+			return malformed(res, "the program wrote more than its results on the results channel")
+		}
+	}
 	res.score()
+	return res
+}
+
+// decode decodes one value, turning a panic of the decoder on hostile
+// input into an error.
+func decode(dec *gob.Decoder, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("undecodable: %v", p)
+		}
+	}()
+	return dec.Decode(v)
+}
+
+// malformed marks a result whose channel carried something other than
+// the child's outcomes: 0 points, every case failed with why.
+func malformed(res *Result, why string) *Result {
+	res.Cases = []CaseResult{{Name: "results", Problem: why}}
+	res.Points, res.Status = 0, "malformed result"
 	return res
 }

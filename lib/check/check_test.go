@@ -2,12 +2,14 @@ package check
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // firstHint returns the HintName of the first case that has one.
@@ -138,6 +140,7 @@ func TestMaskedSelfAttention(t *testing.T) {
 	}{
 		{"future open", reference.AttentionVariant{NoMask: true}, "future-open"},
 		{"diagonal masked", reference.AttentionVariant{MaskDiagonal: true}, "diagonal"},
+		{"diagonal masked by adding −1e9 (the +M form)", reference.AttentionVariant{MaskDiagonal: true, MaskAdd: true}, "diagonal"},
 		{"mask after softmax", reference.AttentionVariant{MaskAfter: true}, "mask-after-softmax"},
 		{"missing 1/√d_k", reference.AttentionVariant{NoScale: true}, "no-scale"},
 		{"softmax over columns", reference.AttentionVariant{ColumnSoftmax: true}, "column-softmax"},
@@ -176,7 +179,9 @@ func TestScores(t *testing.T) {
 // and a nil function give 0 points and a clear message.
 func TestNeverPassesOnFailure(t *testing.T) {
 	short := *causalSpec
-	short.Timeout = 200 * time.Millisecond
+	task := *causalSpec.Task
+	task.Timeout = 200 * time.Millisecond
+	short.Task = &task
 	short.Hidden = nil
 	tests := []struct {
 		name   string
@@ -207,24 +212,71 @@ func TestNeverPassesOnFailure(t *testing.T) {
 }
 
 // TestServeGrade runs the grader's protocol in memory: inputs out,
-// outcomes back, compared by the parent; a truncated stream fails the
-// remaining cases.
+// outcomes back through lib/exercise's server, compared by the parent; a
+// truncated stream fails the remaining cases; extra bytes after the
+// outcomes, garbage, or another seed's outcomes never earn points.
 func TestServeGrade(t *testing.T) {
-	var in, out bytes.Buffer
-	if err := dotSpec.WriteInputs(&in); err != nil {
-		t.Fatal(err)
+	serve := func(f func(q []float64, keys [][]float64) []float64, seed uint64) []byte {
+		var in, out bytes.Buffer
+		n, err := dotSpec.WriteInputs(&in, seed)
+		if err != nil || n != len(dotSpec.Cases())+len(dotSpec.hidden(seed)) {
+			t.Fatalf("WriteInputs: %d cases, %v", n, err)
+		}
+		if err := exercise.Bind(dotSpec.Task, f).Serve(&in, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
 	}
-	if err := dotSpec.serve(reference.DotScores, &in, &out); err != nil {
-		t.Fatal(err)
-	}
-	data := out.Bytes()
-	full(t, dotSpec.Grade(bytes.NewReader(data)))
-	r := dotSpec.Grade(bytes.NewReader(data[:len(data)/2]))
+	data := serve(reference.DotScores, 5)
+	full(t, dotSpec.Grade(bytes.NewReader(data), 5))
+	r := dotSpec.Grade(bytes.NewReader(data[:len(data)/2]), 5)
 	if r.Points >= float64(r.Max) || !strings.Contains(r.Report(), "no result") {
 		t.Errorf("truncated results: got %v/%d\n%s", r.Points, r.Max, r.Report())
 	}
-	if err := dotSpec.serve(func(int) int { return 0 }, &in, &out); err == nil {
-		t.Error("serve with a function of the wrong type: no error")
+	for name, bad := range map[string][]byte{
+		"trailing bytes": append(append([]byte{}, data...), 0x01),
+		"garbage":        []byte("points: 1/1\n"),
+		"another seed's": serve(reference.DotScores, 6),
+		"outcomes twice": append(append([]byte{}, data...), data...),
+	} {
+		if r := dotSpec.Grade(bytes.NewReader(bad), 5); r.Points != 0 {
+			t.Errorf("%s: %v points\n%s", name, r.Points, r.Report())
+		}
+	}
+	// Right on the visible cases, wrong on the hidden ones: 0 points.
+	memorised := func(q []float64, keys [][]float64) []float64 {
+		for _, c := range dotSpec.Cases() {
+			if fmt.Sprint(c.In.Query) == fmt.Sprint(q) {
+				return reference.DotScores(q, keys)
+			}
+		}
+		return make([]float64, len(keys))
+	}
+	if r := dotSpec.Grade(bytes.NewReader(serve(memorised, 5)), 5); r.Points != 0 || r.Status != "failed" {
+		t.Errorf("memorised visible answers: %v points, %s\n%s", r.Points, r.Status, r.Report())
+	}
+}
+
+// TestHiddenCases: every exercise draws hidden cases; different seeds
+// draw different inputs, the same seed the same ones.
+func TestHiddenCases(t *testing.T) {
+	for _, id := range IDs() {
+		s, _ := Lookup(id)
+		var a, b, c bytes.Buffer
+		if _, err := s.WriteInputs(&a, 1); err != nil {
+			t.Fatal(err)
+		}
+		s.WriteInputs(&b, 1)
+		s.WriteInputs(&c, 2)
+		if s.Info().Hidden == 0 {
+			t.Errorf("%s has no hidden cases", id)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) || bytes.Equal(a.Bytes(), c.Bytes()) {
+			t.Errorf("%s: the same seed must draw the same inputs, another seed others", id)
+		}
+		if s.Info().Deny == nil {
+			t.Errorf("%s has no deny list (an empty one if nothing in the library solves it)", id)
+		}
 	}
 }
 

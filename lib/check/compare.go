@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"math"
+
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // Close reports whether got is within tol of want, relatively for large
@@ -118,10 +120,7 @@ func Both[A, B any](nameA string, ca func(got, want A) *Diff, nameB string, cb f
 }
 
 // Pair holds the two results of a function returning two values.
-type Pair[A, B any] struct {
-	A A
-	B B
-}
+type Pair[A, B any] = exercise.Pair[A, B]
 
 func prefix(name string, d *Diff) *Diff {
 	if d.Msg != "" {

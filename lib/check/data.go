@@ -3,10 +3,10 @@ package check
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"sort"
 
 	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -14,23 +14,15 @@ import (
 // sentences with validated parameters, a padded batch with its padding
 // mask, and pandas-style summary statistics.
 
-// SentencesIn is an input of the synthetic-sentences exercise.
-type SentencesIn struct {
-	Count, Vocab, MaxLen int
-	Seed                 uint32
-}
-
-// SentencesOut is what the check learns from the learner's generator: the
-// sentences, whether it returned an error, and whether a second call with
-// the same seed gave the same sentences. The reference fills only the
-// parameters (Want…) and Err: the sentences are random, so the check
-// verifies their constraints instead of their values.
-type SentencesOut struct {
-	Sentences            [][]int
-	Err, Same            bool
-	Count, Vocab, MaxLen int
-	Coverage             bool // enough tokens that every id and length should appear
-}
+// The inputs and outputs of the appendix's exercises, defined with their
+// tasks in lib/exercise.
+type (
+	SentencesIn  = exercise.SentencesIn
+	SentencesOut = exercise.SentencesOut
+	PadBatchIn   = exercise.PadBatchIn
+	PadBatchOut  = exercise.PadBatchOut
+	DescribeIn   = exercise.DescribeIn
+)
 
 type sentencesFunc = func(count, vocabSize, maxLen int, seed uint32) ([][]int, error)
 
@@ -75,32 +67,34 @@ func compareSentences(got, want SentencesOut) *Diff {
 var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]{
 	ID: "synthetic-sentences", Title: "synthetic sentences with validated parameters", Points: 3,
 	Signature: "func GenerateSentences(count, vocabSize, maxLen int, seed uint32) ([][]int, error)",
-	Call: func(f sentencesFunc, in SentencesIn) SentencesOut {
-		s, err := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
-		again, err2 := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
-		return SentencesOut{Sentences: s, Err: err != nil, Same: (err == nil) == (err2 == nil) && reflect.DeepEqual(s, again)}
-	},
+	Task:      exercise.GenerateSentences,
 	Reference: func(in SentencesIn) SentencesOut {
 		return SentencesOut{Err: reference.SentenceParamsError(in.Count, in.Vocab, in.MaxLen) != nil,
 			Count: in.Count, Vocab: in.Vocab, MaxLen: in.MaxLen, Coverage: in.Count*(in.MaxLen+1)/2 >= 40*in.Vocab && in.Count >= 40*in.MaxLen}
 	},
 	Cases: func() []Case[SentencesIn] {
 		return []Case[SentencesIn]{
-			{"the source's 100 sentences, vocabulary 50, at most 10 tokens", SentencesIn{100, 50, 10, 42}},
-			{"2,000 sentences, vocabulary 5, at most 4 tokens", SentencesIn{2000, 5, 4, 1}},
-			{"vocabulary 2: one token besides padding", SentencesIn{20, 2, 3, 7}},
-			{"max length 1", SentencesIn{10, 30, 1, 3}},
-			{"count 0 (error)", SentencesIn{0, 50, 10, 1}},
-			{"negative count (error)", SentencesIn{-5, 50, 10, 1}},
-			{"vocab size 1 (error: only padding)", SentencesIn{10, 1, 10, 1}},
-			{"max length 0 (error)", SentencesIn{10, 50, 0, 1}},
+			{"the source's 100 sentences, vocabulary 50, at most 10 tokens", SentencesIn{Count: 100, Vocab: 50, MaxLen: 10, Seed: 42}},
+			{"2,000 sentences, vocabulary 5, at most 4 tokens", SentencesIn{Count: 2000, Vocab: 5, MaxLen: 4, Seed: 1}},
+			{"vocabulary 2: one token besides padding", SentencesIn{Count: 20, Vocab: 2, MaxLen: 3, Seed: 7}},
+			{"max length 1", SentencesIn{Count: 10, Vocab: 30, MaxLen: 1, Seed: 3}},
+			{"count 0 (error)", SentencesIn{Count: 0, Vocab: 50, MaxLen: 10, Seed: 1}},
+			{"negative count (error)", SentencesIn{Count: -5, Vocab: 50, MaxLen: 10, Seed: 1}},
+			{"vocab size 1 (error: only padding)", SentencesIn{Count: 10, Vocab: 1, MaxLen: 10, Seed: 1}},
+			{"max length 0 (error)", SentencesIn{Count: 10, Vocab: 50, MaxLen: 0, Seed: 1}},
 		}
 	},
-	Hidden: func() []Case[SentencesIn] {
+	Hidden: func(r *random.Source) []Case[SentencesIn] {
+		vocab, maxLen := intIn(r, 3, 8), intIn(r, 2, 8)
+		count := 60 * max(vocab, maxLen) // enough that every id and length appears
+		seed := r.Uint32()
 		return []Case[SentencesIn]{
-			{"3,000 sentences, vocabulary 3, at most 7 tokens", SentencesIn{3000, 3, 7, 9}},
-			{"vocab size 0 (error)", SentencesIn{10, 0, 10, 1}},
-			{"negative max length (error)", SentencesIn{10, 10, -1, 1}},
+			{fmt.Sprintf("%d sentences, vocabulary %d, at most %d tokens", count, vocab, maxLen), SentencesIn{Count: count, Vocab: vocab, MaxLen: maxLen, Seed: seed}},
+			{"vocabulary 2: one token besides padding", SentencesIn{Count: intIn(r, 5, 30), Vocab: 2, MaxLen: intIn(r, 1, 6), Seed: r.Uint32()}},
+			{"max length 1", SentencesIn{Count: intIn(r, 5, 30), Vocab: intIn(r, 3, 60), MaxLen: 1, Seed: r.Uint32()}},
+			{"a non-positive count (error)", SentencesIn{Count: -intIn(r, 0, 5), Vocab: 10, MaxLen: 10, Seed: seed}},
+			{"vocab size below 2 (error)", SentencesIn{Count: 10, Vocab: intIn(r, -1, 1), MaxLen: 10, Seed: seed}},
+			{"a non-positive max length (error)", SentencesIn{Count: 10, Vocab: 10, MaxLen: -intIn(r, 0, 3), Seed: seed}},
 		}
 	},
 	Compare: compareSentences,
@@ -160,19 +154,6 @@ func GenerateSentences(f func(count, vocabSize, maxLen int, seed uint32) ([][]in
 	return sentencesSpec.Check(f)
 }
 
-// PadBatchIn is an input of the padding exercise.
-type PadBatchIn struct {
-	Sentences [][]int
-	PadID     int
-}
-
-// PadBatchOut is PadBatch's result, and whether it changed its input.
-type PadBatchOut struct {
-	IDs          [][]int
-	Mask         [][]bool
-	InputChanged bool
-}
-
 type padBatchFunc = func(sentences [][]int, padID int) (ids [][]int, mask [][]bool)
 
 func comparePadBatch(got, want PadBatchOut) *Diff {
@@ -201,26 +182,47 @@ func comparePadBatch(got, want PadBatchOut) *Diff {
 var padBatchSpec = Register(&Exercise[padBatchFunc, PadBatchIn, PadBatchOut]{
 	ID: "pad-batch", Title: "a padded batch and its padding mask", Points: 2,
 	Signature: "func PadBatch(sentences [][]int, padID int) (ids [][]int, mask [][]bool)",
-	Call: func(f padBatchFunc, in PadBatchIn) PadBatchOut {
-		before := fmt.Sprint(in.Sentences)
-		ids, mask := f(in.Sentences, in.PadID)
-		return PadBatchOut{IDs: ids, Mask: mask, InputChanged: fmt.Sprint(in.Sentences) != before}
-	},
+	Task:      exercise.PadBatch,
 	Reference: func(in PadBatchIn) PadBatchOut {
 		ids, mask := reference.PadBatch(in.Sentences, in.PadID)
 		return PadBatchOut{IDs: ids, Mask: mask}
 	},
 	Cases: func() []Case[PadBatchIn] {
 		return []Case[PadBatchIn]{
-			{"three sentences of lengths 3, 1, 2", PadBatchIn{[][]int{{5, 6, 7}, {8}, {9, 3}}, 0}},
-			{"an empty sentence: a fully padded row", PadBatchIn{[][]int{{4, 2}, {}, {1}}, 0}},
-			{"all of the same length: no padding", PadBatchIn{[][]int{{1, 2}, {3, 4}}, 0}},
-			{"one sentence", PadBatchIn{[][]int{{7, 7, 7}}, 0}},
-			{"pad id 99", PadBatchIn{[][]int{{1}, {2, 3, 4}}, 99}},
+			{"three sentences of lengths 3, 1, 2", PadBatchIn{Sentences: [][]int{{5, 6, 7}, {8}, {9, 3}}, PadID: 0}},
+			{"an empty sentence: a fully padded row", PadBatchIn{Sentences: [][]int{{4, 2}, {}, {1}}, PadID: 0}},
+			{"all of the same length: no padding", PadBatchIn{Sentences: [][]int{{1, 2}, {3, 4}}, PadID: 0}},
+			{"one sentence", PadBatchIn{Sentences: [][]int{{7, 7, 7}}, PadID: 0}},
+			{"pad id 99", PadBatchIn{Sentences: [][]int{{1}, {2, 3, 4}}, PadID: 99}},
 		}
 	},
-	Hidden: func() []Case[PadBatchIn] {
-		return []Case[PadBatchIn]{{"longest sentence last", PadBatchIn{[][]int{{1}, {}, {2, 3}, {4, 5, 6, 7}}, 0}}}
+	Hidden: func(r *random.Source) []Case[PadBatchIn] {
+		sentences := func(n, maxLen, vocab int) [][]int {
+			out := make([][]int, n)
+			for i := range out {
+				out[i] = ids(r, intIn(r, 0, maxLen), vocab)
+				for j := range out[i] {
+					out[i][j]++ // ids 1…vocab: 0 stays the padding
+				}
+			}
+			return out
+		}
+		n, maxLen := intIn(r, 2, 6), intIn(r, 2, 7)
+		last := sentences(n, maxLen, 20)
+		last = append(last, ids(r, maxLen+1, 20)) // the longest sentence last
+		withEmpty := sentences(intIn(r, 2, 5), maxLen, 9)
+		withEmpty[intIn(r, 0, len(withEmpty)-1)] = []int{}
+		same := make([][]int, intIn(r, 2, 4))
+		for i := range same {
+			same[i] = ids(r, 3, 9)
+		}
+		return []Case[PadBatchIn]{
+			{fmt.Sprintf("%d sentences, the longest last", len(last)), PadBatchIn{Sentences: last, PadID: 0}},
+			{"an empty sentence: a fully padded row", PadBatchIn{Sentences: withEmpty, PadID: 0}},
+			{"all of the same length: no padding", PadBatchIn{Sentences: same, PadID: 0}},
+			{"one sentence", PadBatchIn{Sentences: sentences(1, 5, 9), PadID: 0}},
+			{"another pad id", PadBatchIn{Sentences: sentences(3, 4, 9), PadID: 50 + intIn(r, 0, 49)}},
+		}
 	},
 	Compare: comparePadBatch,
 	Hints: []Hint[PadBatchIn, PadBatchOut]{
@@ -259,9 +261,6 @@ func PadBatch(f func(sentences [][]int, padID int) (ids [][]int, mask [][]bool))
 }
 
 type describeFunc = func(values []float64) (mean, std, min, q25, median, q75, max float64)
-
-// DescribeIn is an input of the statistics exercise.
-type DescribeIn struct{ Values []float64 }
 
 var describeNames = []string{"mean", "std", "min", "25%", "50%", "75%", "max"}
 
@@ -306,6 +305,9 @@ func describeVariant(population, nearest, unsorted bool) func(DescribeIn) []floa
 }
 
 func compareDescribe(got, want []float64) *Diff {
+	if len(got) != len(want) {
+		return &Diff{Msg: fmt.Sprintf("expected %d statistics, got %d", len(want), len(got))}
+	}
 	for i := range want {
 		if d := Vector(tol)(got[i:i+1], want[i:i+1]); d != nil {
 			return &Diff{Where: describeNames[i], Want: d.Want, Got: d.Got}
@@ -317,22 +319,35 @@ func compareDescribe(got, want []float64) *Diff {
 var describeSpec = Register(&Exercise[describeFunc, DescribeIn, []float64]{
 	ID: "describe", Title: "summary statistics, as pandas' describe", Points: 2,
 	Signature: "func Describe(values []float64) (mean, std, min, q25, median, q75, max float64)",
-	Call: func(f describeFunc, in DescribeIn) []float64 {
-		a, b, c, d, e, g, h := f(in.Values)
-		return []float64{a, b, c, d, e, g, h}
-	},
+	Task:      exercise.Describe,
 	Reference: describeVariant(false, false, false),
 	Cases: func() []Case[DescribeIn] {
 		return []Case[DescribeIn]{
-			{"1, 2, 3, 4", DescribeIn{[]float64{1, 2, 3, 4}}},
-			{"unsorted: 7, 1, 9, 3, 5", DescribeIn{[]float64{7, 1, 9, 3, 5}}},
-			{"one value", DescribeIn{[]float64{42}}},
-			{"repeated values", DescribeIn{[]float64{2, 2, 2, 8, 8, 1}}},
-			{"token ids 1…49, as the source's", DescribeIn{[]float64{32, 23, 10, 39, 44, 18, 25, 34, 17, 3, 20, 42, 1, 46, 28, 30, 24}}},
+			{"1, 2, 3, 4", DescribeIn{Values: []float64{1, 2, 3, 4}}},
+			{"unsorted: 7, 1, 9, 3, 5", DescribeIn{Values: []float64{7, 1, 9, 3, 5}}},
+			{"one value", DescribeIn{Values: []float64{42}}},
+			{"repeated values", DescribeIn{Values: []float64{2, 2, 2, 8, 8, 1}}},
+			{"token ids 1…49, as the source's", DescribeIn{Values: []float64{32, 23, 10, 39, 44, 18, 25, 34, 17, 3, 20, 42, 1, 46, 28, 30, 24}}},
 		}
 	},
-	Hidden: func() []Case[DescribeIn] {
-		return []Case[DescribeIn]{{"30 random numbers", DescribeIn{random.New(131).Normal(1, 30)[0]}}}
+	Hidden: func(r *random.Source) []Case[DescribeIn] {
+		n := intIn(r, 5, 40)
+		repeated := make([]float64, intIn(r, 4, 9))
+		for i := range repeated {
+			repeated[i] = float64(intIn(r, 1, 3))
+		}
+		return []Case[DescribeIn]{
+			{fmt.Sprintf("%d random numbers", n), DescribeIn{Values: scaled(r.Normal(1, n)[0], floatIn(r, 0.5, 20))}},
+			{"unsorted integers", DescribeIn{Values: func() []float64 {
+				v := make([]float64, intIn(r, 4, 12))
+				for i := range v {
+					v[i] = float64(intIn(r, 1, 49))
+				}
+				return v
+			}()}},
+			{"one value", DescribeIn{Values: []float64{floatIn(r, -50, 50)}}},
+			{"repeated values", DescribeIn{Values: repeated}},
+		}
 	},
 	Compare: compareDescribe,
 	Hints: []Hint[DescribeIn, []float64]{
@@ -341,7 +356,7 @@ var describeSpec = Register(&Exercise[describeFunc, DescribeIn, []float64]{
 		{Name: "nearest-rank", Message: "the quartiles interpolate linearly: at index q·(n−1), between the two neighbouring sorted values", Wrong: describeVariant(false, true, false)},
 		{Name: "one-value", Message: "with one value, n − 1 = 0: return std 0 instead of dividing by 0",
 			Detect: func(in DescribeIn, got []float64) bool {
-				return len(in.Values) == 1 && (math.IsNaN(got[1]) || math.IsInf(got[1], 0))
+				return len(in.Values) == 1 && len(got) > 1 && (math.IsNaN(got[1]) || math.IsInf(got[1], 0))
 			}},
 	},
 	Deny: []string{"lib/data"},

@@ -76,7 +76,7 @@ func TestPadBatchHints(t *testing.T) {
 func TestDescribeHints(t *testing.T) {
 	wrap := func(f func(DescribeIn) []float64) describeFunc {
 		return func(v []float64) (a, b, c, d, e, g, h float64) {
-			o := f(DescribeIn{v})
+			o := f(DescribeIn{Values: v})
 			return o[0], o[1], o[2], o[3], o[4], o[5], o[6]
 		}
 	}
@@ -85,7 +85,7 @@ func TestDescribeHints(t *testing.T) {
 		{"unsorted", "unsorted-quantiles", wrap(describeVariant(false, false, true))},
 		{"nearest rank", "nearest-rank", wrap(describeVariant(false, true, false))},
 		{"0/0 for one value", "one-value", func(v []float64) (a, b, c, d, e, g, h float64) {
-			o := describeVariant(false, false, false)(DescribeIn{v})
+			o := describeVariant(false, false, false)(DescribeIn{Values: v})
 			if len(v) == 1 {
 				zero := 0.0
 				o[1] = zero / zero

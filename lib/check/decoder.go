@@ -2,35 +2,30 @@ package check
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 
 	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
-	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/exercise/withlib"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/transformer"
 )
 
 // This file holds the check of lesson 05's decoder-layer exercise.
 
-// DecoderIn is an input of the decoder exercise: the decoder's input x
-// [batch][seq_tgt][d_model], the encoder's output memory
-// [batch][seq_src][d_model], the number of heads and the weights.
-type DecoderIn struct {
-	X, Memory [][][]float64
-	Heads     int
-	W         *reference.DecoderWeights
-}
+// DecoderIn is an input of the decoder exercise (lib/exercise/withlib).
+type DecoderIn = withlib.DecoderIn
 
 type decoderFunc = func(x, memory *graph.Node, heads int, self, cross attention.MultiHeadParams, ffn transformer.FFNParams, norms [3]transformer.LayerNormParams) *graph.Node
 
 // decoderWeights draws a layer's weights, with LayerNorm gains and biases
 // away from 1 and 0 so that a swapped norm shows.
-func decoderWeights(d, dff int, seed uint32) *reference.DecoderWeights {
-	r := random.New(seed)
+func decoderWeights(d, dff int, seed uint32) *withlib.DecoderWeights {
+	return decoderWeightsFrom(random.New(seed), d, dff, seed)
+}
+
+func decoderWeightsFrom(r *random.Source, d, dff int, seed uint32) *withlib.DecoderWeights {
 	norm := func() *transformer.LayerNormWeights {
 		n := transformer.NewLayerNormWeights(d)
 		for i := range n.Gamma {
@@ -39,13 +34,16 @@ func decoderWeights(d, dff int, seed uint32) *reference.DecoderWeights {
 		}
 		return n
 	}
-	return &reference.DecoderWeights{Self: attention.NewMultiHeadWeights(d, seed), Cross: attention.NewMultiHeadWeights(d, seed+1),
+	return &withlib.DecoderWeights{Self: attention.NewMultiHeadWeights(d, seed), Cross: attention.NewMultiHeadWeights(d, seed+1),
 		FFN: transformer.NewFFNWeights(d, dff, seed+2), Norm1: norm(), Norm2: norm(), Norm3: norm()}
 }
 
 func decoderIn(seed uint32, batch, tgt, src, d, dff, heads int) DecoderIn {
-	r := random.New(seed)
-	in := DecoderIn{Heads: heads, W: decoderWeights(d, dff, seed)}
+	return decoderInFrom(random.New(seed), seed, batch, tgt, src, d, dff, heads)
+}
+
+func decoderInFrom(r *random.Source, seed uint32, batch, tgt, src, d, dff, heads int) DecoderIn {
+	in := DecoderIn{Heads: heads, W: decoderWeightsFrom(r, d, dff, seed)}
 	for range batch {
 		in.X = append(in.X, r.Normal(tgt, d))
 		in.Memory = append(in.Memory, r.Normal(src, d))
@@ -57,36 +55,10 @@ func decoderVariant(v reference.DecoderVariant) func(DecoderIn) [][][]float64 {
 	return func(in DecoderIn) [][][]float64 {
 		var out [][][]float64
 		for b := range in.X {
-			out = append(out, reference.DecoderLayer(in.X[b], in.Memory[b], in.Heads, in.W, v))
+			out = append(out, reference.DecoderLayer(in.X[b], in.Memory[b], in.Heads, (*reference.DecoderWeights)(in.W), v))
 		}
 		return out
 	}
-}
-
-// runDecoder builds the learner's layer on constants and runs it once. It
-// builds the graph itself (not through graph.ExecOnce) so that a panic
-// while building is reported instead of leaving the executor stuck.
-func runDecoder(f decoderFunc, in DecoderIn) [][][]float64 {
-	g := graph.NewGraph(backend.Default(), "decoder-check")
-	defer g.Finalize()
-	w := in.W
-	norms := [3]transformer.LayerNormParams{w.Norm1.Params(g), w.Norm2.Params(g), w.Norm3.Params(g)}
-	out := f(tensor3(g, in.X), tensor3(g, in.Memory), in.Heads, w.Self.Params(g), w.Cross.Params(g), w.FFN.Params(g), norms)
-	want := []int{len(in.X), len(in.X[0]), len(in.X[0][0])}
-	return batches(runOutput(g, out, "the layer's output", want, "[batch, seq_tgt, d_model] like x"), want[1], want[2])
-}
-
-// tensor3 is a float32 constant [batch, seq, d] of x.
-func tensor3(g *graph.Graph, x [][][]float64) *graph.Node {
-	var flat []float32
-	for _, m := range x {
-		for _, row := range m {
-			for _, v := range row {
-				flat = append(flat, float32(v))
-			}
-		}
-	}
-	return graph.Const(g, tensors.FromFlatDataAndDimensions(flat, len(x), len(x[0]), len(x[0][0])))
 }
 
 // compareBatch compares [batch][seq][d] outputs, naming sequence, position
@@ -112,7 +84,7 @@ func compareBatch(tol float64) func(got, want [][][]float64) *Diff {
 var decoderSpec = Register(&Exercise[decoderFunc, DecoderIn, [][][]float64]{
 	ID: "decoder-layer", Title: "a Transformer decoder layer", Points: 4,
 	Signature: "func DecoderLayer(x, memory *graph.Node, heads int, self, cross attention.MultiHeadParams, ffn transformer.FFNParams, norms [3]transformer.LayerNormParams) *graph.Node",
-	Call:      runDecoder,
+	Task:      withlib.DecoderLayer,
 	Reference: decoderVariant(reference.DecoderVariant{}),
 	Cases: func() []Case[DecoderIn] {
 		return []Case[DecoderIn]{
@@ -122,10 +94,22 @@ var decoderSpec = Register(&Exercise[decoderFunc, DecoderIn, [][][]float64]{
 			{"one target token", decoderIn(104, 1, 1, 3, 6, 8, 3)},
 		}
 	},
-	Hidden: func() []Case[DecoderIn] {
-		return []Case[DecoderIn]{{"8 target tokens over 2 source tokens, d_model 16, 4 heads", decoderIn(105, 2, 8, 2, 16, 32, 4)}}
+	Hidden: func(r *random.Source) []Case[DecoderIn] {
+		heads := []int{1, 2, 4}[intIn(r, 0, 2)]
+		d := heads * intIn(r, 2, 4)
+		tgt, src, dff := intIn(r, 2, 8), intIn(r, 1, 8), intIn(r, 3, 20)
+		return []Case[DecoderIn]{
+			{fmt.Sprintf("%d target tokens over %d source tokens, d_model %d, %d heads, d_ff %d", tgt, src, d, heads, dff),
+				decoderInFrom(r, r.Uint32(), intIn(r, 1, 2), tgt, src, d, dff, heads)},
+			{"one target token", decoderInFrom(r, r.Uint32(), 1, 1, intIn(r, 2, 5), 6, 8, 3)},
+		}
 	},
 	Compare: compareBatch(1e-3), // float32 through three LayerNorms
+	// The library has the layer's parts (attention.MultiHead,
+	// transformer.AddNorm, FFN), which the exercise asks to wire, and no
+	// decoder layer: nothing to deny but the encoder layer, which is not
+	// a decoder but would do two thirds of the wiring.
+	Deny: []string{"lib/transformer.EncoderLayer", "lib/transformer.Encoder"},
 	Hints: []Hint[DecoderIn, [][][]float64]{
 		{Name: "future-leaks", Message: "the self-attention sees the future: give it the look-ahead mask, attention.LookAheadMask(g, seq_tgt), with WithMask",
 			Wrong: decoderVariant(reference.DecoderVariant{NoMask: true})},
@@ -133,12 +117,17 @@ var decoderSpec = Register(&Exercise[decoderFunc, DecoderIn, [][][]float64]{
 			Wrong: decoderVariant(reference.DecoderVariant{PreNorm: true})},
 		{Name: "no-residual", Message: "the residual is missing: each sublayer's output is added to its input before the LayerNorm, LayerNorm(x + Sublayer(x))",
 			Wrong: decoderVariant(reference.DecoderVariant{NoResidual: true})},
+		{Name: "no-residual-self", Message: "the first sublayer's residual is missing: y = LayerNorm(x + MaskedSelfAttention(x)), not LayerNorm(MaskedSelfAttention(x))",
+			Wrong: decoderVariant(reference.DecoderVariant{NoResidualAt: 1})},
+		{Name: "no-residual-cross", Message: "the cross-attention's residual is missing: z = LayerNorm(y + CrossAttention(y, memory)), not LayerNorm(CrossAttention(y, memory))",
+			Wrong: decoderVariant(reference.DecoderVariant{NoResidualAt: 2})},
+		{Name: "no-residual-ffn", Message: "the FFN's residual is missing: out = LayerNorm(z + FFN(z)), not LayerNorm(FFN(z))",
+			Wrong: decoderVariant(reference.DecoderVariant{NoResidualAt: 3})},
 		{Name: "memory-ignored", Message: "the cross-attention attends over the decoder's own sequence: its keys and values are the encoder's memory, MultiHead(y, memory, memory)",
 			Wrong: decoderVariant(reference.DecoderVariant{SelfCross: true})},
 		{Name: "cross-queries-from-x", Message: "the cross-attention's queries are the output y of the first Add & Norm, not the layer's input x",
 			Wrong: decoderVariant(reference.DecoderVariant{CrossOnX: true})},
 	},
-	Timeout: 30 * time.Second,
 })
 
 // DecoderLayer checks the learner's DecoderLayer: masked self-attention

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/exercise"
+	"github.com/attention-in-go/course/lib/exercise/withlib"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/viz"
 )
@@ -14,18 +16,17 @@ import (
 // analysis, an attention heat map tool, local (windowed) attention,
 // chunked attention and relative position attention.
 
-// PatternIn is an input of the pattern-analysis exercise: weights
-// [seq_q][seq_k] and the threshold of the sparse ratio.
-type PatternIn struct {
-	W         [][]float64
-	Threshold float64
-}
-
-// PatternOut holds the four results of AttentionPatterns.
-type PatternOut struct {
-	Diagonal, Local, Sparse float64
-	Entropy                 []float64
-}
+// The inputs and outputs of lesson 03's exercises, defined with their
+// tasks in lib/exercise and lib/exercise/withlib.
+type (
+	PatternIn  = exercise.PatternIn
+	PatternOut = exercise.PatternOut
+	HeatmapIn  = withlib.HeatmapIn
+	HeatmapOut = withlib.HeatmapOut
+	WindowIn   = exercise.WindowIn
+	ChunkedOut = exercise.ChunkedOut
+	RelativeIn = exercise.RelativeIn
+)
 
 // patternsFunc is the learner's function type.
 type patternsFunc = func(w [][]float64, threshold float64) (diagonal, local, sparse float64, entropy []float64)
@@ -34,7 +35,11 @@ type patternsFunc = func(w [][]float64, threshold float64) (diagonal, local, spa
 // scaled by sharp (larger: peakier rows); causal zeroes the upper
 // triangle before normalising.
 func patternWeights(seed uint32, rows, cols int, sharp float64, causal bool) [][]float64 {
-	s := random.New(seed).Normal(rows, cols)
+	return patternWeightsFrom(random.New(seed), rows, cols, sharp, causal)
+}
+
+func patternWeightsFrom(r *random.Source, rows, cols int, sharp float64, causal bool) [][]float64 {
+	s := r.Normal(rows, cols)
 	w := make([][]float64, rows)
 	for i := range s {
 		w[i] = make([]float64, cols)
@@ -55,7 +60,7 @@ func patternWeights(seed uint32, rows, cols int, sharp float64, causal bool) [][
 
 func patternsRef(in PatternIn) PatternOut {
 	d, l, s, e := reference.AttentionPatterns(in.W, in.Threshold)
-	return PatternOut{d, l, s, e}
+	return PatternOut{Diagonal: d, Local: l, Sparse: s, Entropy: e}
 }
 
 // patternsWith returns the reference with one result replaced.
@@ -85,26 +90,30 @@ func comparePatterns(got, want PatternOut) *Diff {
 var patternsSpec = Register(&Exercise[patternsFunc, PatternIn, PatternOut]{
 	ID: "patterns", Title: "attention pattern analysis", Points: 3,
 	Signature: "func AttentionPatterns(w [][]float64, threshold float64) (diagonal, local, sparse float64, entropy []float64)",
-	Call: func(f patternsFunc, in PatternIn) PatternOut {
-		d, l, s, e := f(in.W, in.Threshold)
-		return PatternOut{d, l, s, e}
-	},
+	Task:      exercise.AttentionPatterns,
 	Reference: patternsRef,
 	Cases: func() []Case[PatternIn] {
 		quarter := [][]float64{{0.25, 0.25, 0.25, 0.25}, {0.25, 0.25, 0.25, 0.25}, {0.5, 0.25, 0.25, 0}, {0.1, 0.2, 0.3, 0.4}}
 		return []Case[PatternIn]{
-			{"identity 3×3: a head that attends to itself", PatternIn{[][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, 0.1}},
-			{"random 5×5 head", PatternIn{patternWeights(1, 5, 5, 1, false), 0.1}},
-			{"causal 6×6 head (exact zeros above the diagonal)", PatternIn{patternWeights(2, 6, 6, 1.5, true), 0.1}},
-			{"weights equal to the threshold 0.25", PatternIn{quarter, 0.25}},
-			{"one token", PatternIn{[][]float64{{1}}, 0.1}},
-			{"non-square cross-attention 3×5", PatternIn{patternWeights(3, 3, 5, 1, false), 0.2}},
+			{"identity 3×3: a head that attends to itself", PatternIn{W: [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Threshold: 0.1}},
+			{"random 5×5 head", PatternIn{W: patternWeights(1, 5, 5, 1, false), Threshold: 0.1}},
+			{"causal 6×6 head (exact zeros above the diagonal)", PatternIn{W: patternWeights(2, 6, 6, 1.5, true), Threshold: 0.1}},
+			{"weights equal to the threshold 0.25", PatternIn{W: quarter, Threshold: 0.25}},
+			{"one token", PatternIn{W: [][]float64{{1}}, Threshold: 0.1}},
+			{"non-square cross-attention 3×5", PatternIn{W: patternWeights(3, 3, 5, 1, false), Threshold: 0.2}},
 		}
 	},
-	Hidden: func() []Case[PatternIn] {
+	Hidden: func(r *random.Source) []Case[PatternIn] {
+		n, rows, cols := intIn(r, 3, 9), intIn(r, 2, 8), intIn(r, 2, 8)
+		for rows == cols {
+			cols = intIn(r, 2, 8)
+		}
 		return []Case[PatternIn]{
-			{"sharp causal 7×7", PatternIn{patternWeights(4, 7, 7, 4, true), 0.1}},
-			{"cross-attention 6×2", PatternIn{patternWeights(5, 6, 2, 1, false), 0.4}},
+			{fmt.Sprintf("random %d×%d head", n, n), PatternIn{W: patternWeightsFrom(r, n, n, floatIn(r, 0.5, 2), false), Threshold: floatIn(r, 0.05, 0.3)}},
+			{fmt.Sprintf("sharp causal %d×%d head", n, n), PatternIn{W: patternWeightsFrom(r, n, n, floatIn(r, 3, 5), true), Threshold: 0.1}},
+			{"weights equal to the threshold", PatternIn{W: [][]float64{{0.5, 0.5}, {0.5, 0.5}, {1, 0}}, Threshold: 0.5}},
+			{"one token", PatternIn{W: [][]float64{{1}}, Threshold: floatIn(r, 0.05, 0.5)}},
+			{fmt.Sprintf("non-square cross-attention %d×%d", rows, cols), PatternIn{W: patternWeightsFrom(r, rows, cols, 1, false), Threshold: floatIn(r, 0.1, 0.4)}},
 		}
 	},
 	Compare: comparePatterns,
@@ -164,48 +173,11 @@ func AttentionPatterns(f func(w [][]float64, threshold float64) (diagonal, local
 	return patternsSpec.Check(f)
 }
 
-// HeatmapIn is an input of the heat map exercise.
-type HeatmapIn struct {
-	W             [][]float64
-	Queries, Keys []string
-	Title         string
-}
-
-// HeatmapOut is what the check reads from the learner's heat map (a
-// *viz.Heatmap holds a palette, which cannot be sent to the grader): its
-// fields, whether it was nil, the error, and whether it draws.
-type HeatmapOut struct {
-	Nil, Err              bool
-	ErrText, DrawErr      string
-	Values                [][]float64
-	Rows, Cols            []string
-	Title, XLabel, YLabel string
-	FixedRange            bool
-	Min, Max              float64
-}
-
 type heatmapFunc = func(w [][]float64, queries, keys []string, title string) (*viz.Heatmap, error)
-
-func heatmapOut(h *viz.Heatmap, err error, draw bool) HeatmapOut {
-	if err != nil {
-		return HeatmapOut{Err: true, ErrText: err.Error()}
-	}
-	if h == nil {
-		return HeatmapOut{Nil: true}
-	}
-	out := HeatmapOut{Values: h.Values, Rows: h.Rows, Cols: h.Cols, Title: h.Title, XLabel: h.XLabel, YLabel: h.YLabel,
-		FixedRange: h.FixedRange, Min: h.Min, Max: h.Max}
-	if draw {
-		if _, err := viz.PNG(h); err != nil {
-			out.DrawErr = err.Error()
-		}
-	}
-	return out
-}
 
 func heatmapRef(in HeatmapIn) HeatmapOut {
 	h, err := reference.AttentionHeatmap(in.W, in.Queries, in.Keys, in.Title)
-	return heatmapOut(h, err, false)
+	return withlib.HeatmapResult(h, err, false)
 }
 
 func compareHeatmap(got, want HeatmapOut) *Diff {
@@ -243,29 +215,45 @@ func compareHeatmap(got, want HeatmapOut) *Diff {
 var heatmapSpec = Register(&Exercise[heatmapFunc, HeatmapIn, HeatmapOut]{
 	ID: "heatmap", Title: "an attention heat map tool", Points: 2,
 	Signature: "func AttentionHeatmap(w [][]float64, queries, keys []string, title string) (*viz.Heatmap, error)",
-	Call: func(f heatmapFunc, in HeatmapIn) HeatmapOut {
-		h, err := f(in.W, in.Queries, in.Keys, in.Title)
-		return heatmapOut(h, err, true)
-	},
+	Task:      withlib.AttentionHeatmap,
 	Reference: heatmapRef,
 	Cases: func() []Case[HeatmapIn] {
 		cat := []string{"the", "cat", "sat"}
 		return []Case[HeatmapIn]{
-			{"self-attention 3×3", HeatmapIn{patternWeights(6, 3, 3, 1, false), cat, cat, "the cat sat"}},
-			{"non-square cross-attention 4×3", HeatmapIn{patternWeights(7, 4, 3, 1, false), []string{"Le", "chat", "est", "assis"}, cat, "French → English"}},
-			{"one token", HeatmapIn{[][]float64{{1}}, []string{"hi"}, []string{"hi"}, ""}},
-			{"3 query labels for 4 rows (error)", HeatmapIn{patternWeights(8, 4, 3, 1, false), cat, cat, "bad"}},
-			{"4 key labels for 3 columns (error)", HeatmapIn{patternWeights(9, 3, 3, 1, false), cat, []string{"a", "b", "c", "d"}, "bad"}},
-			{"empty matrix (error)", HeatmapIn{nil, nil, nil, "empty"}},
+			{"self-attention 3×3", HeatmapIn{W: patternWeights(6, 3, 3, 1, false), Queries: cat, Keys: cat, Title: "the cat sat"}},
+			{"non-square cross-attention 4×3", HeatmapIn{W: patternWeights(7, 4, 3, 1, false), Queries: []string{"Le", "chat", "est", "assis"}, Keys: cat, Title: "French → English"}},
+			{"one token", HeatmapIn{W: [][]float64{{1}}, Queries: []string{"hi"}, Keys: []string{"hi"}, Title: ""}},
+			{"3 query labels for 4 rows (error)", HeatmapIn{W: patternWeights(8, 4, 3, 1, false), Queries: cat, Keys: cat, Title: "bad"}},
+			{"4 key labels for 3 columns (error)", HeatmapIn{W: patternWeights(9, 3, 3, 1, false), Queries: cat, Keys: []string{"a", "b", "c", "d"}, Title: "bad"}},
+			{"empty matrix (error)", HeatmapIn{W: nil, Queries: nil, Keys: nil, Title: "empty"}},
 		}
 	},
-	Hidden: func() []Case[HeatmapIn] {
+	Hidden: func(r *random.Source) []Case[HeatmapIn] {
+		words := []string{"a", "the", "cat", "sat", "on", "mat", "le", "chat", "est", "assis", "sur", "tapis"}
+		labels := func(n int) []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = words[intIn(r, 0, len(words)-1)] + fmt.Sprint(i)
+			}
+			return out
+		}
+		n, rows, cols := intIn(r, 2, 6), intIn(r, 2, 5), intIn(r, 2, 6)
+		for rows == cols {
+			cols = intIn(r, 2, 6)
+		}
+		self := labels(n)
 		return []Case[HeatmapIn]{
-			{"cross-attention 2×5", HeatmapIn{patternWeights(10, 2, 5, 2, false), []string{"a", "b"}, []string{"v", "w", "x", "y", "z"}, "2 × 5"}},
-			{"ragged matrix (error)", HeatmapIn{[][]float64{{0.5, 0.5}, {1}}, []string{"a", "b"}, []string{"a", "b"}, "ragged"}},
+			{fmt.Sprintf("self-attention %d×%d", n, n), HeatmapIn{W: patternWeightsFrom(r, n, n, 1, false), Queries: self, Keys: self, Title: "head " + fmt.Sprint(intIn(r, 0, 7))}},
+			{fmt.Sprintf("non-square cross-attention %d×%d", rows, cols), HeatmapIn{W: patternWeightsFrom(r, rows, cols, 2, false), Queries: labels(rows), Keys: labels(cols), Title: "cross"}},
+			{"one token", HeatmapIn{W: [][]float64{{1}}, Queries: []string{"x"}, Keys: []string{"x"}, Title: ""}},
+			{"too few query labels (error)", HeatmapIn{W: patternWeightsFrom(r, rows+1, cols, 1, false), Queries: labels(rows), Keys: labels(cols), Title: "bad"}},
+			{"too many key labels (error)", HeatmapIn{W: patternWeightsFrom(r, rows, cols, 1, false), Queries: labels(rows), Keys: labels(cols + 1), Title: "bad"}},
+			{"ragged matrix (error)", HeatmapIn{W: [][]float64{{0.5, 0.5}, {1}}, Queries: []string{"a", "b"}, Keys: []string{"a", "b"}, Title: "ragged"}},
+			{"empty matrix (error)", HeatmapIn{W: nil, Queries: nil, Keys: nil, Title: "empty"}},
 		}
 	},
 	Compare: compareHeatmap,
+	Deny:    []string{"lib/seq2seq.AlignmentFigure"},
 	Hints: []Hint[HeatmapIn, HeatmapOut]{
 		{Name: "labels-swapped", Message: "Rows label the queries (one per row of w) and Cols the keys (one per column)",
 			Detect: func(in HeatmapIn, got HeatmapOut) bool {
@@ -291,16 +279,12 @@ func AttentionHeatmap(f func(w [][]float64, queries, keys []string, title string
 	return heatmapSpec.Check(f)
 }
 
-// WindowIn is an input of local attention: queries, keys, values and the
-// window (or, for chunked attention, the chunk size).
-type WindowIn struct {
-	Q, K, V [][]float64
-	N       int
+func windowIn(seed uint32, nq, nk, dk, dv, n int) WindowIn {
+	return windowInFrom(random.New(seed), nq, nk, dk, dv, n)
 }
 
-func windowIn(seed uint32, nq, nk, dk, dv, n int) WindowIn {
-	r := random.New(seed)
-	return WindowIn{r.Normal(nq, dk), r.Normal(nk, dk), r.Normal(nk, dv), n}
+func windowInFrom(r *random.Source, nq, nk, dk, dv, n int) WindowIn {
+	return WindowIn{Q: r.Normal(nq, dk), K: r.Normal(nk, dk), V: r.Normal(nk, dv), N: n}
 }
 
 type localFunc = func(q, k, v [][]float64, window int) (out, weights [][]float64)
@@ -314,7 +298,7 @@ func localVariant(visible func(i, j, w int) bool, noScale bool) func(WindowIn) a
 			q = scaledM(in.Q, math.Sqrt(float64(len(in.K[0]))))
 		}
 		out, w := reference.MaskedAttention(q, in.K, in.V, func(i, j int) bool { return visible(i, j, in.N) })
-		return attnOut{out, w}
+		return attnOut{A: out, B: w}
 	}
 }
 
@@ -323,10 +307,7 @@ func absInt(x int) int { return max(x, -x) }
 var localSpec = Register(&Exercise[localFunc, WindowIn, attnOut]{
 	ID: "local-attention", Title: "local (windowed) attention", Points: 2,
 	Signature: "func LocalAttention(q, k, v [][]float64, window int) (out, weights [][]float64)",
-	Call: func(f localFunc, in WindowIn) attnOut {
-		out, w := f(in.Q, in.K, in.V, in.N)
-		return attnOut{out, w}
-	},
+	Task:      exercise.LocalAttention,
 	Reference: localVariant(func(i, j, w int) bool { return absInt(i-j) <= w }, false),
 	Cases: func() []Case[WindowIn] {
 		return []Case[WindowIn]{
@@ -337,12 +318,19 @@ var localSpec = Register(&Exercise[localFunc, WindowIn, attnOut]{
 			{"one token", windowIn(25, 1, 1, 4, 4, 2)},
 		}
 	},
-	Hidden: func() []Case[WindowIn] {
+	Hidden: func(r *random.Source) []Case[WindowIn] {
+		n := intIn(r, 6, 14)
+		w := intIn(r, 1, n/2)
+		m := intIn(r, 2, 6)
 		return []Case[WindowIn]{
-			{"12 tokens, window 3", windowIn(26, 12, 12, 8, 4, 3)},
-			{"9 tokens, window 4, d_k 1", windowIn(27, 9, 9, 1, 2, 4)},
+			{fmt.Sprintf("%d tokens, window %d", n, w), windowInFrom(r, n, n, intIn(r, 1, 8), intIn(r, 1, 5), w)},
+			{"window 0: every token sees itself only", windowInFrom(r, m, m, intIn(r, 1, 6), intIn(r, 1, 4), 0)},
+			{"a window as long as the sequence: full attention", windowInFrom(r, m, m, intIn(r, 1, 6), intIn(r, 1, 4), m+intIn(r, 0, 3))},
+			{"one token", windowInFrom(r, 1, 1, intIn(r, 1, 6), intIn(r, 1, 6), intIn(r, 0, 3))},
 		}
 	},
+	// Nothing in the library computes windowed attention.
+	Deny:    []string{},
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[WindowIn, attnOut]{
 		{Name: "one-sided", Message: "the window is on both sides: query i sees keys i − window … i + window, not only the past (that is the look-ahead mask)",
@@ -364,26 +352,6 @@ func LocalAttention(f func(q, k, v [][]float64, window int) (out, weights [][]fl
 
 type chunkedFunc = func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64
 
-// ChunkedOut is the learner's result and how it called attend: the most
-// query rows in one call and the number of calls.
-type ChunkedOut struct {
-	Out            [][]float64
-	MaxRows, Calls int
-}
-
-// chunkedRun runs f with an attend that records its calls.
-func chunkedRun(f chunkedFunc, in WindowIn) ChunkedOut {
-	var res ChunkedOut
-	attend := func(q, k, v [][]float64) [][]float64 {
-		res.Calls++
-		res.MaxRows = max(res.MaxRows, len(q))
-		out, _ := reference.MaskedAttention(q, k, v, nil)
-		return out
-	}
-	res.Out = f(in.Q, in.K, in.V, in.N, attend)
-	return res
-}
-
 func compareChunked(got, want ChunkedOut) *Diff {
 	if d := Matrix(tol)(got.Out, want.Out); d != nil {
 		return d
@@ -400,7 +368,7 @@ func compareChunked(got, want ChunkedOut) *Diff {
 var chunkedSpec = Register(&Exercise[chunkedFunc, WindowIn, ChunkedOut]{
 	ID: "chunked-attention", Title: "chunked attention", Points: 2,
 	Signature: "func ChunkedAttention(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64",
-	Call:      chunkedRun,
+	Task:      exercise.ChunkedAttention,
 	Reference: func(in WindowIn) ChunkedOut {
 		out, _ := reference.MaskedAttention(in.Q, in.K, in.V, nil) // full attention: the answer does not depend on chunk
 		return ChunkedOut{Out: out, MaxRows: min(in.N, len(in.Q)), Calls: (len(in.Q) + in.N - 1) / in.N}
@@ -415,10 +383,16 @@ var chunkedSpec = Register(&Exercise[chunkedFunc, WindowIn, ChunkedOut]{
 			{"one query", windowIn(36, 1, 5, 4, 4, 2)},
 		}
 	},
-	Hidden: func() []Case[WindowIn] {
+	Hidden: func(r *random.Source) []Case[WindowIn] {
+		chunk := intIn(r, 2, 8)
+		nq := chunk*intIn(r, 2, 5) + intIn(r, 1, chunk-1) // the last chunk is shorter
+		even := intIn(r, 2, 4)
+		nk := intIn(r, 2, 12)
 		return []Case[WindowIn]{
-			{"50 queries, 20 keys, chunks of 16", windowIn(37, 50, 20, 8, 8, 16)},
-			{"5 queries, 3 keys, chunks of 2", windowIn(38, 5, 3, 6, 1, 2)},
+			{fmt.Sprintf("%d queries, %d keys, chunks of %d", nq, nk, chunk), windowInFrom(r, nq, nk, intIn(r, 1, 8), intIn(r, 1, 6), chunk)},
+			{"chunks that divide the queries", windowInFrom(r, even*3, intIn(r, 2, 9), 4, 3, 3)},
+			{"chunks of 1", windowInFrom(r, intIn(r, 2, 6), intIn(r, 2, 6), 3, 2, 1)},
+			{"a chunk larger than the sequence", windowInFrom(r, intIn(r, 1, 5), intIn(r, 2, 6), 3, 3, 8+intIn(r, 0, 4))},
 		}
 	},
 	Compare: compareChunked,
@@ -453,17 +427,14 @@ func ChunkedAttention(f func(q, k, v [][]float64, chunk int, attend func(q, k, v
 	return chunkedSpec.Check(f)
 }
 
-// RelativeIn is an input of relative position attention.
-type RelativeIn struct {
-	Q, K, V, Rel [][]float64
-	MaxDist      int
-}
-
 type relativeFunc = func(q, k, v, rel [][]float64, maxDist int) (out, weights [][]float64)
 
 func relativeIn(seed uint32, n, dk, dv, maxDist int) RelativeIn {
-	r := random.New(seed)
-	return RelativeIn{r.Normal(n, dk), r.Normal(n, dk), r.Normal(n, dv), r.Normal(2*maxDist+1, dk), maxDist}
+	return relativeInFrom(random.New(seed), n, dk, dv, maxDist)
+}
+
+func relativeInFrom(r *random.Source, n, dk, dv, maxDist int) RelativeIn {
+	return RelativeIn{Q: r.Normal(n, dk), K: r.Normal(n, dk), V: r.Normal(n, dv), Rel: r.Normal(2*maxDist+1, dk), MaxDist: maxDist}
 }
 
 // relativeVariant: flip uses i − j instead of j − i; noClip wraps the
@@ -483,17 +454,14 @@ func relativeVariant(flip, relUnscaled bool) func(RelativeIn) attnOut {
 			rel = scaledM(rel, s)
 		}
 		out, w := reference.RelativeAttention(in.Q, in.K, in.V, rel, in.MaxDist)
-		return attnOut{out, w}
+		return attnOut{A: out, B: w}
 	}
 }
 
 var relativeSpec = Register(&Exercise[relativeFunc, RelativeIn, attnOut]{
 	ID: "relative-attention", Title: "relative position attention (Shaw et al., 2018)", Points: 3,
 	Signature: "func RelativeAttention(q, k, v, rel [][]float64, maxDist int) (out, weights [][]float64)",
-	Call: func(f relativeFunc, in RelativeIn) attnOut {
-		out, w := f(in.Q, in.K, in.V, in.Rel, in.MaxDist)
-		return attnOut{out, w}
-	},
+	Task:      exercise.RelativeAttention,
 	Reference: relativeVariant(false, false),
 	Cases: func() []Case[RelativeIn] {
 		return []Case[RelativeIn]{
@@ -504,12 +472,19 @@ var relativeSpec = Register(&Exercise[relativeFunc, RelativeIn, attnOut]{
 			{"one token", relativeIn(45, 1, 4, 2, 2)},
 		}
 	},
-	Hidden: func() []Case[RelativeIn] {
+	Hidden: func(r *random.Source) []Case[RelativeIn] {
+		n := intIn(r, 6, 12)
+		d := intIn(r, 1, 3)
+		short := intIn(r, 2, 4)
 		return []Case[RelativeIn]{
-			{"10 tokens, maxDist 3", relativeIn(46, 10, 8, 4, 3)},
-			{"3 tokens, maxDist 5", relativeIn(47, 3, 2, 2, 5)},
+			{fmt.Sprintf("%d tokens, maxDist %d (distances clipped)", n, d), relativeInFrom(r, n, intIn(r, 2, 8), intIn(r, 1, 5), d)},
+			{fmt.Sprintf("%d tokens, maxDist %d (no clipping)", short, short+2), relativeInFrom(r, short, intIn(r, 1, 5), intIn(r, 1, 4), short+2)},
+			{"maxDist 0: one vector for every distance", relativeInFrom(r, intIn(r, 2, 6), 3, 3, 0)},
+			{"one token", relativeInFrom(r, 1, intIn(r, 1, 5), 2, intIn(r, 0, 3))},
 		}
 	},
+	// Nothing in the library computes relative-position attention.
+	Deny:    []string{},
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[RelativeIn, attnOut]{
 		{Name: "distance-sign", Message: "the distance is j − i (key minus query): row maxDist + (j − i) of rel; you seem to use i − j",
@@ -519,13 +494,13 @@ var relativeSpec = Register(&Exercise[relativeFunc, RelativeIn, attnOut]{
 		{Name: "no-relative", Message: "the result is plain attention: add the relative vector a_(j−i) to every key before the dot product",
 			Wrong: func(in RelativeIn) attnOut {
 				out, w := reference.MaskedAttention(in.Q, in.K, in.V, nil)
-				return attnOut{out, w}
+				return attnOut{A: out, B: w}
 			}},
 		{Name: "no-scale", Message: "divide the scores by √d_k before the softmax",
 			Wrong: func(in RelativeIn) attnOut {
 				s := math.Sqrt(float64(len(in.K[0])))
 				out, w := reference.RelativeAttention(scaledM(in.Q, s), in.K, in.V, in.Rel, in.MaxDist)
-				return attnOut{out, w}
+				return attnOut{A: out, B: w}
 			}},
 	},
 })

@@ -70,7 +70,7 @@ func patternsSolution(w [][]float64, threshold float64) (diagonal, local, sparse
 func TestPatternsHints(t *testing.T) {
 	withRef := func(change func(w [][]float64, thr float64, o *PatternOut)) patternsFunc {
 		return func(w [][]float64, thr float64) (float64, float64, float64, []float64) {
-			o := patternsRef(PatternIn{w, thr})
+			o := patternsRef(PatternIn{W: w, Threshold: thr})
 			change(w, thr, &o)
 			return o.Diagonal, o.Local, o.Sparse, o.Entropy
 		}
@@ -214,7 +214,7 @@ func localSolution(q, k, v [][]float64, window int) (out, weights [][]float64) {
 func TestLocalHints(t *testing.T) {
 	variant := func(f func(WindowIn) attnOut) localFunc {
 		return func(q, k, v [][]float64, w int) ([][]float64, [][]float64) {
-			o := f(WindowIn{q, k, v, w})
+			o := f(WindowIn{Q: q, K: k, V: v, N: w})
 			return o.A, o.B
 		}
 	}
@@ -286,7 +286,7 @@ func relativeSolution(q, k, v, rel [][]float64, maxDist int) (out, weights [][]f
 func TestRelativeHints(t *testing.T) {
 	variant := func(f func(RelativeIn) attnOut) relativeFunc {
 		return func(q, k, v, rel [][]float64, maxDist int) ([][]float64, [][]float64) {
-			o := f(RelativeIn{q, k, v, rel, maxDist})
+			o := f(RelativeIn{Q: q, K: k, V: v, Rel: rel, MaxDist: maxDist})
 			return o.A, o.B
 		}
 	}

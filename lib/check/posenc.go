@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/gomlx/gomlx/core/graph"
 
 	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
-	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/exercise"
+	"github.com/attention-in-go/course/lib/exercise/withlib"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/viz"
 )
@@ -21,11 +21,19 @@ import (
 // layer on token ids with positions and a mask toggle, and learned
 // positions.
 
-// PEIn is an input of the positional-encoding exercises.
-type PEIn struct {
-	Seq, D int
-	Base   float64
-}
+// The inputs and outputs of lesson 04's exercises, defined with their
+// tasks in lib/exercise and lib/exercise/withlib.
+type (
+	PEIn        = exercise.PEIn
+	SeriesIn    = withlib.SeriesIn
+	SeriesOut   = withlib.SeriesOut
+	EmbedIn     = exercise.EmbedIn
+	GrowIn      = exercise.GrowIn
+	TokenIn     = exercise.TokenIn
+	MultiHeadIn = withlib.MultiHeadIn
+	LearnedIn   = exercise.LearnedIn
+	LearnedOut  = exercise.LearnedOut
+)
 
 // PEVariant is the encoding with one of the usual mistakes.
 type PEVariant struct {
@@ -69,18 +77,25 @@ func peVariant(in PEIn, v PEVariant) [][]float64 {
 
 func peCases() []Case[PEIn] {
 	return []Case[PEIn]{
-		{"4 positions, d = 4, n = 100 (the source's example)", PEIn{4, 4, 100}},
-		{"10 positions, d = 16, n = 10000", PEIn{10, 16, 10000}},
-		{"odd d = 7", PEIn{6, 7, 10000}},
-		{"one position", PEIn{1, 6, 10000}},
-		{"d = 1", PEIn{3, 1, 100}},
+		{"4 positions, d = 4, n = 100 (the source's example)", PEIn{Seq: 4, D: 4, Base: 100}},
+		{"10 positions, d = 16, n = 10000", PEIn{Seq: 10, D: 16, Base: 10000}},
+		{"odd d = 7", PEIn{Seq: 6, D: 7, Base: 10000}},
+		{"one position", PEIn{Seq: 1, D: 6, Base: 10000}},
+		{"d = 1", PEIn{Seq: 3, D: 1, Base: 100}},
 	}
 }
 
-func peHidden() []Case[PEIn] {
+// peHidden draws encodings of random sizes and bases, with the edge
+// cases of the visible ones: an odd d, one position, d = 1.
+func peHidden(r *random.Source) []Case[PEIn] {
+	bases := []float64{10, 100, 1000, 10000}
+	seq, d := intIn(r, 5, 60), 2*intIn(r, 2, 48)
+	odd := 2*intIn(r, 1, 6) + 1
 	return []Case[PEIn]{
-		{"50 positions, d = 128", PEIn{50, 128, 10000}},
-		{"odd d = 5, n = 10", PEIn{8, 5, 10}},
+		{fmt.Sprintf("%d positions, d = %d", seq, d), PEIn{Seq: seq, D: d, Base: bases[intIn(r, 0, 3)]}},
+		{fmt.Sprintf("odd d = %d", odd), PEIn{Seq: intIn(r, 2, 12), D: odd, Base: bases[intIn(r, 0, 3)]}},
+		{"one position", PEIn{Seq: 1, D: 2 * intIn(r, 1, 5), Base: 10000}},
+		{"d = 1", PEIn{Seq: intIn(r, 2, 8), D: 1, Base: bases[intIn(r, 0, 3)]}},
 	}
 }
 
@@ -120,7 +135,7 @@ func comparePE(tol float64) func(got, want [][]float64) *Diff {
 var peSpec = Register(&Exercise[func(int, int, float64) [][]float64, PEIn, [][]float64]{
 	ID: "pe-table", Title: "the sinusoidal encoding matrix", Points: 3,
 	Signature: "func PositionalEncoding(seqLen, d int, n float64) [][]float64",
-	Call:      func(f func(int, int, float64) [][]float64, in PEIn) [][]float64 { return f(in.Seq, in.D, in.Base) },
+	Task:      exercise.PositionalEncoding,
 	Reference: func(in PEIn) [][]float64 { return reference.PositionalEncoding(in.Seq, in.D, in.Base) },
 	Cases:     peCases,
 	Hidden:    peHidden,
@@ -138,18 +153,10 @@ func PositionalEncoding(f func(seqLen, d int, n float64) [][]float64) *Result {
 
 type peGraphFunc = func(g *graph.Graph, seqLen, d int, n float64) *graph.Node
 
-// runPEGraph builds the learner's graph and runs it once (see runOutput).
-func runPEGraph(f peGraphFunc, in PEIn) [][]float64 {
-	g := graph.NewGraph(backend.Default(), "pe-graph-check")
-	defer g.Finalize()
-	out := f(g, in.Seq, in.D, in.Base)
-	return rows(runOutput(g, out, "the encoding", []int{in.Seq, in.D}, "[seqLen, d]"), in.D)
-}
-
 var peGraphSpec = Register(&Exercise[peGraphFunc, PEIn, [][]float64]{
 	ID: "pe-graph", Title: "the sinusoidal encoding as a GoMLX graph", Points: 2,
 	Signature: "func PositionalEncodingGraph(g *graph.Graph, seqLen, d int, n float64) *graph.Node",
-	Call:      runPEGraph,
+	Task:      withlib.PositionalEncodingGraph,
 	Reference: func(in PEIn) [][]float64 { return reference.PositionalEncoding(in.Seq, in.D, in.Base) },
 	Cases:     peCases,
 	Hidden:    peHidden,
@@ -157,33 +164,12 @@ var peGraphSpec = Register(&Exercise[peGraphFunc, PEIn, [][]float64]{
 	Hints:     peHints(),
 	Deny: []string{"lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal", "lib/posenc.SinusoidalGraph",
 		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable"},
-	Timeout: 20 * time.Second,
 })
 
 // PositionalEncodingGraph checks the learner's PositionalEncodingGraph:
 // the sinusoidal encoding built as a [seqLen, d] node of g.
 func PositionalEncodingGraph(f func(g *graph.Graph, seqLen, d int, n float64) *graph.Node) *Result {
 	return peGraphSpec.Check(f)
-}
-
-// SeriesIn is an input of the sinusoid-series exercise.
-type SeriesIn struct {
-	PE   [][]float64
-	Dims []int
-}
-
-// SeriesOut is a gob-friendly copy of []viz.Series.
-type SeriesOut struct {
-	Names []string
-	X, Y  [][]float64
-}
-
-func seriesOut(s []viz.Series) SeriesOut {
-	var out SeriesOut
-	for _, x := range s {
-		out.Names, out.X, out.Y = append(out.Names, x.Name), append(out.X, x.X), append(out.Y, x.Y)
-	}
-	return out
 }
 
 func compareSeries(got, want SeriesOut) *Diff {
@@ -207,20 +193,26 @@ func compareSeries(got, want SeriesOut) *Diff {
 var seriesSpec = Register(&Exercise[func([][]float64, []int) []viz.Series, SeriesIn, SeriesOut]{
 	ID: "pe-series", Title: "the sinusoids of single columns", Points: 1,
 	Signature: "func SinusoidSeries(pe [][]float64, dims []int) []viz.Series",
-	Call: func(f func([][]float64, []int) []viz.Series, in SeriesIn) SeriesOut {
-		return seriesOut(f(in.PE, in.Dims))
-	},
-	Reference: func(in SeriesIn) SeriesOut { return seriesOut(reference.SinusoidSeries(in.PE, in.Dims)) },
+	Task:      withlib.SinusoidSeries,
+	Reference: func(in SeriesIn) SeriesOut { return withlib.SeriesResult(reference.SinusoidSeries(in.PE, in.Dims)) },
 	Cases: func() []Case[SeriesIn] {
 		return []Case[SeriesIn]{
-			{"columns 1, 2, 20, 21 of 25 positions, d = 100", SeriesIn{reference.PositionalEncoding(25, 100, 10000), []int{1, 2, 20, 21}}},
-			{"column 0 of one position", SeriesIn{reference.PositionalEncoding(1, 4, 100), []int{0}}},
-			{"no columns", SeriesIn{reference.PositionalEncoding(5, 4, 100), nil}},
-			{"the last column of an odd d = 5", SeriesIn{reference.PositionalEncoding(6, 5, 100), []int{4, 3}}},
+			{"columns 1, 2, 20, 21 of 25 positions, d = 100", SeriesIn{PE: reference.PositionalEncoding(25, 100, 10000), Dims: []int{1, 2, 20, 21}}},
+			{"column 0 of one position", SeriesIn{PE: reference.PositionalEncoding(1, 4, 100), Dims: []int{0}}},
+			{"no columns", SeriesIn{PE: reference.PositionalEncoding(5, 4, 100), Dims: nil}},
+			{"the last column of an odd d = 5", SeriesIn{PE: reference.PositionalEncoding(6, 5, 100), Dims: []int{4, 3}}},
 		}
 	},
-	Hidden: func() []Case[SeriesIn] {
-		return []Case[SeriesIn]{{"a random matrix, columns 3 and 0", SeriesIn{random.New(51).Normal(7, 4), []int{3, 0}}}}
+	Hidden: func(r *random.Source) []Case[SeriesIn] {
+		seq, d := intIn(r, 5, 30), intIn(r, 4, 40)
+		cols := []int{intIn(r, 0, d-1), intIn(r, 0, d-1), intIn(r, 0, d-1)}
+		odd := 2*intIn(r, 1, 4) + 1
+		return []Case[SeriesIn]{
+			{fmt.Sprintf("columns %v of %d positions, d = %d", cols, seq, d), SeriesIn{PE: reference.PositionalEncoding(seq, d, 10000), Dims: cols}},
+			{"a random matrix, columns in any order", SeriesIn{PE: r.Normal(intIn(r, 3, 9), 4), Dims: []int{3, 0, 2}}},
+			{"no columns", SeriesIn{PE: reference.PositionalEncoding(intIn(r, 1, 6), 4, 100), Dims: nil}},
+			{"the last column of an odd d", SeriesIn{PE: reference.PositionalEncoding(intIn(r, 2, 9), odd, 100), Dims: []int{odd - 1}}},
+		}
 	},
 	Compare: compareSeries,
 	Hints: []Hint[SeriesIn, SeriesOut]{
@@ -261,14 +253,11 @@ func SinusoidSeries(f func(pe [][]float64, dims []int) []viz.Series) *Result {
 	return seriesSpec.Check(f)
 }
 
-// EmbedIn is an input of the embedding-plus-positions exercise.
-type EmbedIn struct {
-	Table, PE [][]float64
-	IDs       []int
+func embedIn(seed uint32, vocab, d, seq, extra int) EmbedIn {
+	return embedInFrom(random.New(seed), vocab, d, seq, extra)
 }
 
-func embedIn(seed uint32, vocab, d, seq, extra int) EmbedIn {
-	r := random.New(seed)
+func embedInFrom(r *random.Source, vocab, d, seq, extra int) EmbedIn {
 	ids := make([]int, seq)
 	for i := range ids {
 		ids[i] = int(r.Uint32() % uint32(vocab))
@@ -310,9 +299,7 @@ func embedVariant(noScale, scalePE, byID bool) func(EmbedIn) [][]float64 {
 var embedSpec = Register(&Exercise[func([][]float64, []int, [][]float64) [][]float64, EmbedIn, [][]float64]{
 	ID: "pe-embed", Title: "embeddings · √d_model + positions", Points: 1,
 	Signature: "func EmbedWithPositions(table [][]float64, ids []int, pe [][]float64) [][]float64",
-	Call: func(f func([][]float64, []int, [][]float64) [][]float64, in EmbedIn) [][]float64 {
-		return f(in.Table, in.IDs, in.PE)
-	},
+	Task:      exercise.EmbedWithPositions,
 	Reference: func(in EmbedIn) [][]float64 { return reference.EmbedWithPositions(in.Table, in.IDs, in.PE) },
 	Cases: func() []Case[EmbedIn] {
 		return []Case[EmbedIn]{
@@ -322,8 +309,14 @@ var embedSpec = Register(&Exercise[func([][]float64, []int, [][]float64) [][]flo
 			{"odd d = 5", embedIn(64, 6, 5, 4, 2)},
 		}
 	},
-	Hidden: func() []Case[EmbedIn] {
-		return []Case[EmbedIn]{{"12 tokens, vocabulary 30, d = 16", embedIn(65, 30, 16, 12, 4)}}
+	Hidden: func(r *random.Source) []Case[EmbedIn] {
+		vocab, d, seq := intIn(r, 5, 40), 2*intIn(r, 1, 10), intIn(r, 2, 15)
+		return []Case[EmbedIn]{
+			{fmt.Sprintf("%d tokens, vocabulary %d, d = %d", seq, vocab, d), embedInFrom(r, vocab, d, seq, 0)},
+			{"a longer encoding table than the sentence", embedInFrom(r, intIn(r, 5, 20), 6, intIn(r, 2, 6), intIn(r, 1, 9))},
+			{"one token", embedInFrom(r, intIn(r, 2, 9), 4, 1, 0)},
+			{"odd d", embedInFrom(r, intIn(r, 3, 9), 2*intIn(r, 1, 4)+1, intIn(r, 2, 6), intIn(r, 0, 3))},
+		}
 	},
 	Compare: comparePE(tol),
 	Hints: []Hint[EmbedIn, [][]float64]{
@@ -340,23 +333,14 @@ func EmbedWithPositions(f func(table [][]float64, ids []int, pe [][]float64) [][
 	return embedSpec.Check(f)
 }
 
-// GrowIn is an input of the growing-table exercise.
-type GrowIn struct {
-	Table [][]float64
-	N, D  int
-	Base  float64
-}
-
 func growIn(have, n, d int, base float64) GrowIn {
-	return GrowIn{reference.PositionalEncoding(have, d, base), n, d, base}
+	return GrowIn{Table: reference.PositionalEncoding(have, d, base), N: n, D: d, Base: base}
 }
 
 var growSpec = Register(&Exercise[func([][]float64, int, int, float64) [][]float64, GrowIn, [][]float64]{
 	ID: "pe-grow", Title: "a table that grows", Points: 2,
 	Signature: "func GrowTable(table [][]float64, n, d int, base float64) [][]float64",
-	Call: func(f func([][]float64, int, int, float64) [][]float64, in GrowIn) [][]float64 {
-		return f(in.Table, in.N, in.D, in.Base)
-	},
+	Task:      exercise.GrowTable,
 	Reference: func(in GrowIn) [][]float64 { return reference.GrowTable(in.Table, in.N, in.D, in.Base) },
 	Cases: func() []Case[GrowIn] {
 		return []Case[GrowIn]{
@@ -367,8 +351,16 @@ var growSpec = Register(&Exercise[func([][]float64, int, int, float64) [][]float
 			{"odd d = 5", growIn(2, 7, 5, 100)},
 		}
 	},
-	Hidden: func() []Case[GrowIn] {
-		return []Case[GrowIn]{{"1 row, 60 tokens, d = 32", growIn(1, 60, 32, 10000)}}
+	Hidden: func(r *random.Source) []Case[GrowIn] {
+		have, d := intIn(r, 1, 20), 2*intIn(r, 1, 16)
+		more := have + intIn(r, 1, 40)
+		return []Case[GrowIn]{
+			{fmt.Sprintf("%d rows, a sentence of %d tokens, d = %d", have, more, d), growIn(have, more, d, 10000)},
+			{"a sentence shorter than the table (no growth)", growIn(have+5, intIn(r, 1, have+4), d, 10000)},
+			{"a sentence as long as the table", growIn(have, have, d, 100)},
+			{"an empty table", growIn(0, intIn(r, 1, 9), 4, 100)},
+			{"odd d", growIn(intIn(r, 1, 4), intIn(r, 5, 12), 2*intIn(r, 1, 4)+1, 100)},
+		}
 	},
 	Compare: comparePE(tol),
 	Hints: []Hint[GrowIn, [][]float64]{
@@ -397,19 +389,11 @@ func GrowTable(f func(table [][]float64, n, d int, base float64) [][]float64) *R
 	return growSpec.Check(f)
 }
 
-// TokenIn is an input of the attention-module exercises: token ids, the
-// embedding table, the projections (and, for multi-head attention, the
-// layer's weights and number of heads) and the mask toggle.
-type TokenIn struct {
-	IDs             []int
-	Emb, WQ, WK, WV [][]float64
-	MH              *attention.MultiHeadWeights
-	Heads           int
-	Mask            bool
+func tokenIn(seed uint32, vocab, d, dk, seq int, mask bool) TokenIn {
+	return tokenInFrom(random.New(seed), vocab, d, dk, seq, mask)
 }
 
-func tokenIn(seed uint32, vocab, d, dk, seq int, mask bool) TokenIn {
-	r := random.New(seed)
+func tokenInFrom(r *random.Source, vocab, d, dk, seq int, mask bool) TokenIn {
 	ids := make([]int, seq)
 	for i := range ids {
 		ids[i] = int(r.Uint32() % uint32(vocab))
@@ -493,10 +477,7 @@ func tokenHints() []Hint[TokenIn, attnOut] {
 var tokenSpec = Register(&Exercise[func([]int, [][]float64, [][]float64, [][]float64, [][]float64, bool) ([][]float64, [][]float64), TokenIn, attnOut]{
 	ID: "pe-attention", Title: "an attention module with positions and a mask", Points: 3,
 	Signature: "func AttentionFromTokens(ids []int, emb, wq, wk, wv [][]float64, mask bool) (weights, out [][]float64)",
-	Call: func(f func([]int, [][]float64, [][]float64, [][]float64, [][]float64, bool) ([][]float64, [][]float64), in TokenIn) attnOut {
-		w, out := f(in.IDs, in.Emb, in.WQ, in.WK, in.WV, in.Mask)
-		return attnOut{A: w, B: out}
-	},
+	Task:      exercise.AttentionFromTokens,
 	Reference: tokenVariant(TokenVariant{}),
 	Cases: func() []Case[TokenIn] {
 		return []Case[TokenIn]{
@@ -507,8 +488,17 @@ var tokenSpec = Register(&Exercise[func([]int, [][]float64, [][]float64, [][]flo
 			{"a repeated token, no mask", func() TokenIn { c := tokenIn(74, 6, 6, 6, 5, false); c.IDs[3] = c.IDs[1]; return c }()},
 		}
 	},
-	Hidden: func() []Case[TokenIn] {
-		return []Case[TokenIn]{{"10 tokens, d_model 12, d_k 4, mask", tokenIn(75, 20, 12, 4, 10, true)}}
+	Hidden: func(r *random.Source) []Case[TokenIn] {
+		seq, d, dk := intIn(r, 3, 12), 2*intIn(r, 2, 8), intIn(r, 2, 8)
+		repeated := tokenInFrom(r, 8, 6, 6, 6, false)
+		repeated.IDs[4] = repeated.IDs[1]
+		return []Case[TokenIn]{
+			{fmt.Sprintf("%d tokens, d_model %d, d_k %d, look-ahead mask", seq, d, dk), tokenInFrom(r, intIn(r, 5, 30), d, dk, seq, true)},
+			{fmt.Sprintf("%d tokens, d_model %d, d_k %d, no mask", seq, d, dk), tokenInFrom(r, intIn(r, 5, 30), d, dk, seq, false)},
+			{"one token, mask", tokenInFrom(r, 5, 4, 4, 1, true)},
+			{"odd d_model, mask", tokenInFrom(r, 7, 2*intIn(r, 1, 4)+1, intIn(r, 2, 5), intIn(r, 2, 6), true)},
+			{"a repeated token, no mask", repeated},
+		}
 	},
 	Compare: Both("weights", Matrix(tol), "out", Matrix(tol)),
 	Hints:   tokenHints(),
@@ -522,11 +512,13 @@ func AttentionFromTokens(f func(ids []int, emb, wq, wk, wv [][]float64, mask boo
 	return tokenSpec.Check(f)
 }
 
-func multiheadIn(seed uint32, vocab, d, heads, seq int, mask bool) TokenIn {
-	in := tokenIn(seed, vocab, d, d, seq, mask)
-	in.WQ, in.WK, in.WV = nil, nil, nil
-	in.MH, in.Heads = attention.NewMultiHeadWeights(d, seed), heads
-	return in
+func multiheadIn(seed uint32, vocab, d, heads, seq int, mask bool) MultiHeadIn {
+	return multiheadInFrom(random.New(seed), seed, vocab, d, heads, seq, mask)
+}
+
+func multiheadInFrom(r *random.Source, seed uint32, vocab, d, heads, seq int, mask bool) MultiHeadIn {
+	t := tokenInFrom(r, vocab, d, d, seq, mask)
+	return MultiHeadIn{IDs: t.IDs, Emb: t.Emb, MH: attention.NewMultiHeadWeights(d, seed), Heads: heads, Mask: mask}
 }
 
 // MultiHeadVariant is the multi-head module with one of the usual
@@ -535,8 +527,8 @@ type MultiHeadVariant struct {
 	NoMask, NoPE, ScaleDModel, NoOutput, Interleaved bool
 }
 
-func multiheadVariant(v MultiHeadVariant) func(TokenIn) Pair[[][][]float64, [][]float64] {
-	return func(in TokenIn) Pair[[][][]float64, [][]float64] {
+func multiheadVariant(v MultiHeadVariant) func(MultiHeadIn) Pair[[][][]float64, [][]float64] {
+	return func(in MultiHeadIn) Pair[[][][]float64, [][]float64] {
 		w := in.MH
 		d := len(in.Emb[0])
 		pe := reference.PositionalEncoding(len(in.IDs), d, 10000)
@@ -603,16 +595,13 @@ func compareHeads(got, want [][][]float64) *Diff {
 
 type multiheadFunc = func([]int, [][]float64, *attention.MultiHeadWeights, int, bool) ([][][]float64, [][]float64)
 
-var multiheadSpec = Register(&Exercise[multiheadFunc, TokenIn, Pair[[][][]float64, [][]float64]]{
+var multiheadSpec = Register(&Exercise[multiheadFunc, MultiHeadIn, Pair[[][][]float64, [][]float64]]{
 	ID: "pe-multihead", Title: "positions and masking in multi-head attention", Points: 3,
 	Signature: "func MultiHeadFromTokens(ids []int, emb [][]float64, w *attention.MultiHeadWeights, heads int, mask bool) (weights [][][]float64, out [][]float64)",
-	Call: func(f multiheadFunc, in TokenIn) Pair[[][][]float64, [][]float64] {
-		w, out := f(in.IDs, in.Emb, in.MH, in.Heads, in.Mask)
-		return Pair[[][][]float64, [][]float64]{A: w, B: out}
-	},
+	Task:      withlib.MultiHeadFromTokens,
 	Reference: multiheadVariant(MultiHeadVariant{}),
-	Cases: func() []Case[TokenIn] {
-		return []Case[TokenIn]{
+	Cases: func() []Case[MultiHeadIn] {
+		return []Case[MultiHeadIn]{
 			{"5 tokens, d_model 8, 2 heads, no mask", multiheadIn(81, 9, 8, 2, 5, false)},
 			{"5 tokens, d_model 8, 2 heads, look-ahead mask", multiheadIn(81, 9, 8, 2, 5, true)},
 			{"6 tokens, d_model 12, 4 heads, mask", multiheadIn(82, 10, 12, 4, 6, true)},
@@ -620,11 +609,19 @@ var multiheadSpec = Register(&Exercise[multiheadFunc, TokenIn, Pair[[][][]float6
 			{"one token", multiheadIn(84, 4, 8, 2, 1, true)},
 		}
 	},
-	Hidden: func() []Case[TokenIn] {
-		return []Case[TokenIn]{{"9 tokens, d_model 16, 8 heads, mask", multiheadIn(85, 30, 16, 8, 9, true)}}
+	Hidden: func(r *random.Source) []Case[MultiHeadIn] {
+		heads := []int{2, 4, 8}[intIn(r, 0, 2)]
+		d := heads * intIn(r, 1, 3)
+		seq := intIn(r, 3, 10)
+		return []Case[MultiHeadIn]{
+			{fmt.Sprintf("%d tokens, d_model %d, %d heads, mask", seq, d, heads), multiheadInFrom(r, r.Uint32(), intIn(r, 5, 30), d, heads, seq, true)},
+			{fmt.Sprintf("%d tokens, d_model %d, %d heads, no mask", seq, d, heads), multiheadInFrom(r, r.Uint32(), intIn(r, 5, 30), d, heads, seq, false)},
+			{"one head", multiheadInFrom(r, r.Uint32(), 6, 2*intIn(r, 1, 4), 1, intIn(r, 2, 6), true)},
+			{"one token", multiheadInFrom(r, r.Uint32(), 4, 8, 2, 1, true)},
+		}
 	},
 	Compare: Both("weights", compareHeads, "out", Matrix(tol)),
-	Hints: []Hint[TokenIn, Pair[[][][]float64, [][]float64]]{
+	Hints: []Hint[MultiHeadIn, Pair[[][][]float64, [][]float64]]{
 		{Name: "future-open", Message: "with mask = true every head must hide the future: apply the look-ahead mask to each head's scores",
 			Wrong: multiheadVariant(MultiHeadVariant{NoMask: true})},
 		{Name: "no-positions", Message: "the positional encoding is missing: x = E[ids]·√d_model + P before the projections",
@@ -645,18 +642,9 @@ func MultiHeadFromTokens(f func(ids []int, emb [][]float64, w *attention.MultiHe
 	return multiheadSpec.Check(f)
 }
 
-// LearnedIn is an input of the learned-positions exercise.
-type LearnedIn struct{ X, Table [][]float64 }
-
-// LearnedOut is AddLearned's result, or whether it returned an error.
-type LearnedOut struct {
-	Out [][]float64
-	Err bool
-}
-
 func learnedRef(in LearnedIn) LearnedOut {
 	out, err := reference.AddLearned(in.X, in.Table)
-	return LearnedOut{out, err != nil}
+	return LearnedOut{Out: out, Err: err != nil}
 }
 
 func compareLearned(got, want LearnedOut) *Diff {
@@ -674,25 +662,30 @@ func compareLearned(got, want LearnedOut) *Diff {
 var learnedSpec = Register(&Exercise[func([][]float64, [][]float64) ([][]float64, error), LearnedIn, LearnedOut]{
 	ID: "pe-learned", Title: "learned positional embeddings", Points: 1,
 	Signature: "func AddLearned(x, table [][]float64) ([][]float64, error)",
-	Call: func(f func([][]float64, [][]float64) ([][]float64, error), in LearnedIn) LearnedOut {
-		out, err := f(in.X, in.Table)
-		return LearnedOut{out, err != nil}
-	},
+	Task:      exercise.AddLearned,
 	Reference: learnedRef,
 	Cases: func() []Case[LearnedIn] {
 		r := random.New(91)
 		return []Case[LearnedIn]{
-			{"4 tokens, a table of 10 rows", LearnedIn{r.Normal(4, 6), r.Normal(10, 6)}},
-			{"as many tokens as rows", LearnedIn{r.Normal(5, 3), r.Normal(5, 3)}},
-			{"one token", LearnedIn{r.Normal(1, 4), r.Normal(3, 4)}},
-			{"11 tokens, 10 rows (error)", LearnedIn{r.Normal(11, 6), r.Normal(10, 6)}},
-			{"no tokens (error)", LearnedIn{nil, r.Normal(3, 4)}},
-			{"rows of width 4, table of width 6 (error)", LearnedIn{r.Normal(2, 4), r.Normal(5, 6)}},
+			{"4 tokens, a table of 10 rows", LearnedIn{X: r.Normal(4, 6), Table: r.Normal(10, 6)}},
+			{"as many tokens as rows", LearnedIn{X: r.Normal(5, 3), Table: r.Normal(5, 3)}},
+			{"one token", LearnedIn{X: r.Normal(1, 4), Table: r.Normal(3, 4)}},
+			{"11 tokens, 10 rows (error)", LearnedIn{X: r.Normal(11, 6), Table: r.Normal(10, 6)}},
+			{"no tokens (error)", LearnedIn{X: nil, Table: r.Normal(3, 4)}},
+			{"rows of width 4, table of width 6 (error)", LearnedIn{X: r.Normal(2, 4), Table: r.Normal(5, 6)}},
 		}
 	},
-	Hidden: func() []Case[LearnedIn] {
-		r := random.New(92)
-		return []Case[LearnedIn]{{"51 tokens, 50 rows (error)", LearnedIn{r.Normal(51, 2), r.Normal(50, 2)}}}
+	Hidden: func(r *random.Source) []Case[LearnedIn] {
+		rows, d := intIn(r, 3, 50), intIn(r, 1, 8)
+		n := intIn(r, 1, rows)
+		return []Case[LearnedIn]{
+			{fmt.Sprintf("%d tokens, a table of %d rows", n, rows), LearnedIn{X: r.Normal(n, d), Table: r.Normal(rows, d)}},
+			{"as many tokens as rows", LearnedIn{X: r.Normal(rows, d), Table: r.Normal(rows, d)}},
+			{"one token", LearnedIn{X: r.Normal(1, d), Table: r.Normal(rows, d)}},
+			{"one token more than rows (error)", LearnedIn{X: r.Normal(rows+1, d), Table: r.Normal(rows, d)}},
+			{"no tokens (error)", LearnedIn{X: nil, Table: r.Normal(rows, d)}},
+			{"rows of another width (error)", LearnedIn{X: r.Normal(2, d), Table: r.Normal(rows, d+1)}},
+		}
 	},
 	Compare: compareLearned,
 	Hints: []Hint[LearnedIn, LearnedOut]{

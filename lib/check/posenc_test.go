@@ -35,7 +35,7 @@ func peSolution(seqLen, d int, n float64) [][]float64 {
 
 func TestPEHints(t *testing.T) {
 	variant := func(v PEVariant) func(int, int, float64) [][]float64 {
-		return func(s, d int, n float64) [][]float64 { return peVariant(PEIn{s, d, n}, v) }
+		return func(s, d int, n float64) [][]float64 { return peVariant(PEIn{Seq: s, D: d, Base: n}, v) }
 	}
 	expectHints(t, peSpec, peSolution, []hintCase[func(int, int, float64) [][]float64]{
 		{"sin and cos swapped", "sin-cos-swapped", variant(PEVariant{Swap: true})},
@@ -61,7 +61,7 @@ func TestPEGraphHints(t *testing.T) {
 	// A wrong graph: the table computed in Go with sin and cos swapped,
 	// put in as a constant.
 	swapped := func(g *graph.Graph, s, d int, n float64) *graph.Node {
-		return graph.Const(g, peVariant(PEIn{s, d, n}, PEVariant{Swap: true}))
+		return graph.Const(g, peVariant(PEIn{Seq: s, D: d, Base: n}, PEVariant{Swap: true}))
 	}
 	expectHints(t, peGraphSpec, peGraphSolution, []hintCase[peGraphFunc]{
 		{"sin and cos swapped", "sin-cos-swapped", swapped},
@@ -116,7 +116,9 @@ func embedSolution(table [][]float64, ids []int, pe [][]float64) [][]float64 {
 
 func TestEmbedHints(t *testing.T) {
 	variant := func(f func(EmbedIn) [][]float64) func([][]float64, []int, [][]float64) [][]float64 {
-		return func(table [][]float64, ids []int, pe [][]float64) [][]float64 { return f(EmbedIn{table, pe, ids}) }
+		return func(table [][]float64, ids []int, pe [][]float64) [][]float64 {
+			return f(EmbedIn{Table: table, PE: pe, IDs: ids})
+		}
 	}
 	expectHints(t, embedSpec, embedSolution, []hintCase[func([][]float64, []int, [][]float64) [][]float64]{
 		{"no √d", "no-scale", variant(embedVariant(true, false, false))},
@@ -209,7 +211,7 @@ func multiheadSolution(ids []int, emb [][]float64, w *attention.MultiHeadWeights
 func TestMultiHeadHints(t *testing.T) {
 	variant := func(v MultiHeadVariant) multiheadFunc {
 		return func(ids []int, emb [][]float64, w *attention.MultiHeadWeights, heads int, mask bool) ([][][]float64, [][]float64) {
-			o := multiheadVariant(v)(TokenIn{IDs: ids, Emb: emb, MH: w, Heads: heads, Mask: mask})
+			o := multiheadVariant(v)(MultiHeadIn{IDs: ids, Emb: emb, MH: w, Heads: heads, Mask: mask})
 			return o.A, o.B
 		}
 	}

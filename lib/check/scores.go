@@ -1,9 +1,11 @@
 package check
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -11,20 +13,15 @@ import (
 // (additive) and Luong (dot, general, concat) score functions of one
 // query against every key. Vectors are rows: h·W with W [in][out].
 
-// ScoreIn is an input of the score exercises: a query [d_q], keys
-// [seq][d_k], and the weights the score needs (W1 [d_q][attn], W2
-// [d_k][attn], W [d_q][d_k] or [d_q+d_k][attn], v [attn]).
-type ScoreIn struct {
-	Query  []float64
-	Keys   [][]float64
-	W1, W2 [][]float64
-	W      [][]float64
-	V      []float64
-}
+// ScoreIn is an input of the score exercises (lib/exercise).
+type ScoreIn = exercise.ScoreIn
 
 // scoreIn draws a case; general and concat choose W's shape.
 func scoreIn(seed uint32, dq, dk, seq, attn int, kind string) ScoreIn {
-	r := random.New(seed)
+	return scoreInFrom(random.New(seed), dq, dk, seq, attn, kind)
+}
+
+func scoreInFrom(r *random.Source, dq, dk, seq, attn int, kind string) ScoreIn {
 	in := ScoreIn{Query: r.Normal(1, dq)[0], Keys: r.Normal(seq, dk)}
 	switch kind {
 	case "additive":
@@ -52,22 +49,35 @@ func scoreCases(kind string, square bool) func() []Case[ScoreIn] {
 	}
 }
 
-func scoreHidden(kind string, square bool) func() []Case[ScoreIn] {
-	return func() []Case[ScoreIn] {
-		dk := 7
+// scoreHidden draws cases like the visible ones: random sizes, one key,
+// different query and key sizes (unless the score needs them equal),
+// and large values.
+func scoreHidden(kind string, square bool) func(r *random.Source) []Case[ScoreIn] {
+	return func(r *random.Source) []Case[ScoreIn] {
+		dq, seq, attn := intIn(r, 2, 8), intIn(r, 2, 10), intIn(r, 1, 6)
+		dk := intIn(r, 2, 8)
 		if square {
-			dk = 6
+			dk = dq
 		}
-		return []Case[ScoreIn]{{"query of 6, 9 keys", scoreIn(34, 6, dk, 9, 4, kind)}}
+		one := intIn(r, 1, 6)
+		oneK := one
+		if !square {
+			oneK = intIn(r, 1, 6)
+		}
+		large := scoreInFrom(r, dq, dk, 4, attn, kind)
+		large.Query = scaled(large.Query, 20)
+		return []Case[ScoreIn]{
+			{fmt.Sprintf("query of %d, %d keys of %d, attn %d", dq, seq, dk, attn), scoreInFrom(r, dq, dk, seq, attn, kind)},
+			{"one key", scoreInFrom(r, one, oneK, 1, intIn(r, 1, 4), kind)},
+			{"a large query", large},
+		}
 	}
 }
 
 var additiveSpec = Register(&Exercise[func(q []float64, keys, w1, w2 [][]float64, v []float64) []float64, ScoreIn, []float64]{
 	ID: "additive-score", Title: "Bahdanau additive score", Points: 2,
 	Signature: "func AdditiveScores(query []float64, keys, w1, w2 [][]float64, v []float64) []float64",
-	Call: func(f func(q []float64, keys, w1, w2 [][]float64, v []float64) []float64, in ScoreIn) []float64 {
-		return f(in.Query, in.Keys, in.W1, in.W2, in.V)
-	},
+	Task:      exercise.AdditiveScores,
 	Reference: func(in ScoreIn) []float64 { return reference.AdditiveScores(in.Query, in.Keys, in.W1, in.W2, in.V) },
 	Cases:     scoreCases("additive", false),
 	Hidden:    scoreHidden("additive", false),
@@ -111,9 +121,7 @@ func AdditiveScores(f func(query []float64, keys, w1, w2 [][]float64, v []float6
 var dotSpec = Register(&Exercise[func(q []float64, keys [][]float64) []float64, ScoreIn, []float64]{
 	ID: "dot-score", Title: "Luong dot score", Points: 1,
 	Signature: "func DotScores(query []float64, keys [][]float64) []float64",
-	Call: func(f func(q []float64, keys [][]float64) []float64, in ScoreIn) []float64 {
-		return f(in.Query, in.Keys)
-	},
+	Task:      exercise.DotScores,
 	Reference: func(in ScoreIn) []float64 { return reference.DotScores(in.Query, in.Keys) },
 	Cases:     scoreCases("dot", true),
 	Hidden:    scoreHidden("dot", true),
@@ -135,9 +143,7 @@ func DotScores(f func(query []float64, keys [][]float64) []float64) *Result { re
 var generalSpec = Register(&Exercise[func(q []float64, keys, w [][]float64) []float64, ScoreIn, []float64]{
 	ID: "general-score", Title: "Luong general score", Points: 1,
 	Signature: "func GeneralScores(query []float64, keys, w [][]float64) []float64",
-	Call: func(f func(q []float64, keys, w [][]float64) []float64, in ScoreIn) []float64 {
-		return f(in.Query, in.Keys, in.W)
-	},
+	Task:      exercise.GeneralScores,
 	Reference: func(in ScoreIn) []float64 { return reference.GeneralScores(in.Query, in.Keys, in.W) },
 	Cases:     scoreCases("general", false),
 	Hidden:    scoreHidden("general", false),
@@ -166,9 +172,7 @@ func GeneralScores(f func(query []float64, keys, w [][]float64) []float64) *Resu
 var concatSpec = Register(&Exercise[func(q []float64, keys, w [][]float64, v []float64) []float64, ScoreIn, []float64]{
 	ID: "concat-score", Title: "Luong concat score", Points: 2,
 	Signature: "func ConcatScores(query []float64, keys, w [][]float64, v []float64) []float64",
-	Call: func(f func(q []float64, keys, w [][]float64, v []float64) []float64, in ScoreIn) []float64 {
-		return f(in.Query, in.Keys, in.W, in.V)
-	},
+	Task:      exercise.ConcatScores,
 	Reference: func(in ScoreIn) []float64 { return reference.ConcatScores(in.Query, in.Keys, in.W, in.V) },
 	Cases:     scoreCases("concat", false),
 	Hidden:    scoreHidden("concat", false),

@@ -2,12 +2,12 @@ package check
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/gomlx/gomlx/core/graph"
 
 	"github.com/attention-in-go/course/internal/reference"
-	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/exercise"
+	"github.com/attention-in-go/course/lib/exercise/withlib"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/shapes"
 )
@@ -15,17 +15,14 @@ import (
 // This file holds the checks of lesson 05's Vision Transformer exercises:
 // cutting images into patches, the patch embedding, and training the ViT.
 
-// PatchIn is an input of the patchify exercise.
-type PatchIn struct {
-	Img [][]float64
-	P   int
-}
-
-// PatchOut is Patchify's result, or whether it returned an error.
-type PatchOut struct {
-	Patches [][]float64
-	Err     bool
-}
+// The inputs and outputs of lesson 05's ViT exercises, defined with
+// their tasks in lib/exercise and lib/exercise/withlib.
+type (
+	PatchIn        = exercise.PatchIn
+	PatchOut       = exercise.PatchOut
+	EmbedPatchesIn = withlib.EmbedPatchesIn
+	ViTIn          = withlib.ViTIn
+)
 
 type patchifyFunc = func(img [][]float64, p int) ([][]float64, error)
 
@@ -99,29 +96,39 @@ func comparePatches(got, want PatchOut) *Diff {
 var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
 	ID: "patchify", Title: "cutting images into patches", Points: 2,
 	Signature: "func Patchify(img [][]float64, p int) ([][]float64, error)",
-	Call: func(f patchifyFunc, in PatchIn) PatchOut {
-		out, err := f(in.Img, in.P)
-		return PatchOut{out, err != nil}
-	},
+	Task:      exercise.Patchify,
 	Reference: patchVariant(false, false),
 	Cases: func() []Case[PatchIn] {
 		ring, _ := shapes.Generate(1, 16, 3)
 		return []Case[PatchIn]{
-			{"4×4 pixels numbered 0…15, 2×2 patches", PatchIn{counting(4, 4), 2}},
-			{"a 16×16 shape image, 4×4 patches", PatchIn{ring.Images[0], 4}},
-			{"a 4×6 (not square) image, 2×2 patches", PatchIn{counting(4, 6), 2}},
-			{"one patch: p = the image size", PatchIn{counting(3, 3), 3}},
-			{"p = 1: every pixel a patch", PatchIn{counting(2, 3), 1}},
-			{"5×5 image, p = 2 (error)", PatchIn{counting(5, 5), 2}},
-			{"p = 0 (error)", PatchIn{counting(4, 4), 0}},
+			{"4×4 pixels numbered 0…15, 2×2 patches", PatchIn{Img: counting(4, 4), P: 2}},
+			{"a 16×16 shape image, 4×4 patches", PatchIn{Img: ring.Images[0], P: 4}},
+			{"a 4×6 (not square) image, 2×2 patches", PatchIn{Img: counting(4, 6), P: 2}},
+			{"one patch: p = the image size", PatchIn{Img: counting(3, 3), P: 3}},
+			{"p = 1: every pixel a patch", PatchIn{Img: counting(2, 3), P: 1}},
+			{"5×5 image, p = 2 (error)", PatchIn{Img: counting(5, 5), P: 2}},
+			{"p = 0 (error)", PatchIn{Img: counting(4, 4), P: 0}},
 		}
 	},
-	Hidden: func() []Case[PatchIn] {
+	Hidden: func(r *random.Source) []Case[PatchIn] {
+		p := intIn(r, 2, 4)
+		h, w := p*intIn(r, 1, 4), p*intIn(r, 1, 4)
+		for h == w {
+			w = p * intIn(r, 1, 4)
+		}
+		bad := p*intIn(r, 1, 3) + intIn(r, 1, p-1)
 		return []Case[PatchIn]{
-			{"random 6×9 image, 3×3 patches", PatchIn{random.New(111).Normal(6, 9), 3}},
-			{"4×6 image, p = 4 (error)", PatchIn{counting(4, 6), 4}},
+			{fmt.Sprintf("random %d×%d image, %d×%d patches", h, w, p, p), PatchIn{Img: r.Normal(h, w), P: p}},
+			{"pixels numbered in order", PatchIn{Img: counting(p*2, p*3), P: p}},
+			{"one patch: p = the image size", PatchIn{Img: r.Normal(p, p), P: p}},
+			{"p = 1: every pixel a patch", PatchIn{Img: r.Normal(intIn(r, 1, 4), intIn(r, 1, 4)), P: 1}},
+			{"a side that p does not divide (error)", PatchIn{Img: counting(bad, p*2), P: p}},
+			{"p below 1 (error)", PatchIn{Img: counting(4, 4), P: -intIn(r, 0, 2)}},
 		}
 	},
+	// Nothing in the library cuts patches: lib/shapes.Patches takes the
+	// learner's Patchify as a parameter.
+	Deny:    []string{},
 	Compare: comparePatches,
 	Hints: []Hint[PatchIn, PatchOut]{
 		{Name: "column-order", Message: "the patches go row by row over the patch grid: patch r·(W/p) + c is at patch-row r, patch-column c",
@@ -139,17 +146,13 @@ func Patchify(f func(img [][]float64, p int) ([][]float64, error)) *Result {
 	return patchifySpec.Check(f)
 }
 
-// EmbedPatchesIn is an input of the patch-embedding exercise.
-type EmbedPatchesIn struct {
-	Patches [][][]float64 // [batch][P][patch_dim]
-	W, Pos  [][]float64   // [patch_dim][d], [P+1][d]
-	B, Cls  []float64     // [d]
-}
-
 type patchEmbedFunc = func(patches, w, b, cls, pos *graph.Node) *graph.Node
 
 func embedPatchesIn(seed uint32, batch, n, pd, d int) EmbedPatchesIn {
-	r := random.New(seed)
+	return embedPatchesInFrom(random.New(seed), batch, n, pd, d)
+}
+
+func embedPatchesInFrom(r *random.Source, batch, n, pd, d int) EmbedPatchesIn {
 	in := EmbedPatchesIn{W: r.Normal(pd, d), Pos: r.Normal(n+1, d), B: r.Normal(1, d)[0], Cls: r.Normal(1, d)[0]}
 	for range batch {
 		in.Patches = append(in.Patches, r.Normal(n, pd))
@@ -180,21 +183,10 @@ func patchEmbedVariant(clsLast, noPos, noBias bool) func(EmbedPatchesIn) [][][]f
 	}
 }
 
-func runPatchEmbed(f patchEmbedFunc, in EmbedPatchesIn) [][][]float64 {
-	g := graph.NewGraph(backend.Default(), "patch-embedding-check")
-	defer g.Finalize()
-	c32 := func(m [][]float64) *graph.Node { return tensor3(g, [][][]float64{m}) }
-	w, pos := graph.Reshape(c32(in.W), len(in.W), len(in.W[0])), graph.Reshape(c32(in.Pos), len(in.Pos), len(in.Pos[0]))
-	b, cls := graph.Reshape(c32([][]float64{in.B}), len(in.B)), graph.Reshape(c32([][]float64{in.Cls}), len(in.Cls))
-	out := f(tensor3(g, in.Patches), w, b, cls, pos)
-	want := []int{len(in.Patches), len(in.Patches[0]) + 1, len(in.W[0])}
-	return batches(runOutput(g, out, "the embedded sequence", want, "[batch, P+1, d_model] (the class token makes P+1)"), want[1], want[2])
-}
-
 var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]float64]{
 	ID: "patch-embedding", Title: "the patch embedding", Points: 2,
 	Signature: "func PatchEmbedding(patches, w, b, cls, pos *graph.Node) *graph.Node",
-	Call:      runPatchEmbed,
+	Task:      withlib.PatchEmbedding,
 	Reference: patchEmbedVariant(false, false, false),
 	Cases: func() []Case[EmbedPatchesIn] {
 		return []Case[EmbedPatchesIn]{
@@ -203,8 +195,12 @@ var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]fl
 			{"one patch", embedPatchesIn(123, 2, 1, 9, 5)},
 		}
 	},
-	Hidden: func() []Case[EmbedPatchesIn] {
-		return []Case[EmbedPatchesIn]{{"a batch of 2, 6 patches of 1 pixel, d_model 7", embedPatchesIn(124, 2, 6, 1, 7)}}
+	Hidden: func(r *random.Source) []Case[EmbedPatchesIn] {
+		batch, n, pd, d := intIn(r, 1, 3), intIn(r, 2, 9), intIn(r, 1, 9), intIn(r, 2, 8)
+		return []Case[EmbedPatchesIn]{
+			{fmt.Sprintf("a batch of %d, %d patches of %d pixels, d_model %d", batch, n, pd, d), embedPatchesInFrom(r, batch, n, pd, d)},
+			{"one patch", embedPatchesInFrom(r, intIn(r, 1, 2), 1, intIn(r, 1, 9), intIn(r, 2, 6))},
+		}
 	},
 	Compare: compareBatch(1e-4),
 	Hints: []Hint[EmbedPatchesIn, [][][]float64]{
@@ -212,20 +208,15 @@ var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]fl
 		{Name: "no-positions", Message: "add the position embeddings pos [P+1, d_model] to every sequence of the batch (graph.ExpandLeftToRank(pos, 3))", Wrong: patchEmbedVariant(false, true, false)},
 		{Name: "no-bias", Message: "add the bias b after the projection: patch·W + b", Wrong: patchEmbedVariant(false, false, true)},
 	},
-	Timeout: 30 * time.Second,
+	// Nothing in the library embeds patches: lib/shapes.ViT takes the
+	// learner's embedding as a parameter.
+	Deny: []string{},
 })
 
 // PatchEmbedding checks the learner's PatchEmbedding: patches·W + b, the
 // class token prepended, position embeddings added.
 func PatchEmbedding(f func(patches, w, b, cls, pos *graph.Node) *graph.Node) *Result {
 	return patchEmbedSpec.Check(f)
-}
-
-// ViTIn is an input of the ViT training exercise: sizes and seeds of the
-// training and test sets.
-type ViTIn struct {
-	Train, Test         int
-	TrainSeed, TestSeed uint32
 }
 
 // ViTAccuracyThreshold is the test accuracy the ViT exercise asks for. The
@@ -235,16 +226,25 @@ const ViTAccuracyThreshold = 0.9
 
 type vitFunc = func(trainSet, testSet *shapes.Dataset) []int
 
-func vitSets(in ViTIn) (*shapes.Dataset, *shapes.Dataset) {
-	tr, err := shapes.Generate(in.Train, 16, in.TrainSeed)
+// vitIn generates a case: train and test images of 16×16 pixels from
+// two seeds.
+func vitIn(train, test int, trainSeed, testSeed uint32) ViTIn {
+	tr, err := shapes.Generate(train, 16, trainSeed)
 	if err != nil {
 		panic(err)
 	}
-	te, err := shapes.Generate(in.Test, 16, in.TestSeed)
+	te, err := shapes.Generate(test, 16, testSeed)
 	if err != nil {
 		panic(err)
 	}
-	return tr, te
+	return ViTIn{Train: tr, Test: te}
+}
+
+// hideLabels is the ViT's input as the learner's function gets it: the
+// test labels all 0, so that they cannot be returned as predictions.
+func hideLabels(in ViTIn) ViTIn {
+	in.Test.Labels = make([]int, len(in.Test.Labels))
+	return in
 }
 
 func compareViT(got, want []int) *Diff {
@@ -266,22 +266,24 @@ func compareViT(got, want []int) *Diff {
 var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 	ID: "vit", Title: "training the Vision Transformer", Points: 2,
 	Signature: "func TrainShapes(trainSet, testSet *shapes.Dataset) []int",
-	Call: func(f vitFunc, in ViTIn) []int {
-		tr, te := vitSets(in)
-		return f(tr, te)
-	},
-	Reference: func(in ViTIn) []int {
-		_, te := vitSets(in)
-		return te.Labels
-	},
+	Task:      withlib.TrainShapes,
+	Reference: func(in ViTIn) []int { return in.Test.Labels },
 	Cases: func() []Case[ViTIn] {
-		return []Case[ViTIn]{{"1,500 training images, 300 test images", ViTIn{1500, 300, 1, 2}}}
+		return []Case[ViTIn]{{"1,500 training images, 300 test images", vitIn(1500, 300, 1, 2)}}
 	},
-	Compare: compareViT,
+	// New images from the grading seed: nothing in the course source
+	// regenerates them, and the learner's code never sees their labels.
+	Hidden: func(r *random.Source) []Case[ViTIn] {
+		return []Case[ViTIn]{{"1,500 new training images, 300 new test images", vitIn(1500, 300, r.Uint32(), r.Uint32())}}
+	},
+	Redact:          hideLabels,
+	GradeHiddenOnly: true, // one training is enough for the grader
+	Deny:            []string{"lib/shapes.Generate", "lib/shapes.Draw"},
+	Compare:         compareViT,
 	Hints: []Hint[ViTIn, []int]{
 		{Name: "chance", Message: "the model is no better than guessing: do the Patchify and PatchEmbedding checks pass? does the loss fall? (try more steps or a learning rate around 3e-3)",
 			Detect: func(in ViTIn, got []int) bool {
-				_, te := vitSets(in)
+				te := in.Test
 				n := 0
 				for i := range got {
 					if i < len(te.Labels) && got[i] == te.Labels[i] {
@@ -291,7 +293,6 @@ var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 				return float64(n) < 0.5*float64(len(te.Labels))
 			}},
 	},
-	Timeout: 5 * time.Minute,
 })
 
 // TrainShapes checks the learner's TrainShapes: a ViT trained on the

@@ -31,7 +31,7 @@ func patchifySolution(img [][]float64, p int) ([][]float64, error) {
 func TestPatchifyHints(t *testing.T) {
 	variant := func(f func(PatchIn) PatchOut) patchifyFunc {
 		return func(img [][]float64, p int) ([][]float64, error) {
-			o := f(PatchIn{img, p})
+			o := f(PatchIn{Img: img, P: p})
 			if o.Err {
 				return nil, fmt.Errorf("bad")
 			}

@@ -1,4 +1,14 @@
-package check
+// Package withlib holds the exercise tasks (see lib/exercise) whose
+// function types use GoMLX graphs or the course library's types —
+// figures (lib/viz), attention and Transformer parameters, the shapes
+// dataset. They live apart from lib/exercise so that a program serving
+// plain-Go exercises does not link GoMLX and gonum/plot. Like
+// lib/exercise, this package is linked into the grader's child program
+// and so holds nothing worth stealing: it must never import lib/check or
+// internal/….
+//
+// Introduced in lesson 04's exercises.
+package withlib
 
 import (
 	"fmt"
@@ -12,7 +22,7 @@ import (
 // runOutput runs the node a learner's graph function returned: it checks
 // that out is not nil and has the dimensions want (axes names the axes for
 // the message, e.g. "[batch, seq, d_model] like x"), compiles g with out as
-// its only output and returns the values as float64, flat. The checks
+// its only output and returns the values as float64, flat. The tasks
 // build graphs themselves rather than through graph.ExecOnce, so that a
 // wrong shape, a nil node or a panic while building is reported, as a
 // panic in the learner's terms, instead of leaving the executor stuck.
@@ -46,4 +56,19 @@ func batches(flat []float64, seq, d int) [][][]float64 {
 		out[b] = all[b*seq : (b+1)*seq]
 	}
 	return out
+}
+
+// tensor3 is a float32 constant [batch, seq, d] of x.
+//
+// Shape: [len(x), len(x[0]), len(x[0][0])].
+func tensor3(g *graph.Graph, x [][][]float64) *graph.Node {
+	var flat []float32
+	for _, m := range x {
+		for _, row := range m {
+			for _, v := range row {
+				flat = append(flat, float32(v))
+			}
+		}
+	}
+	return graph.Const(g, tensors.FromFlatDataAndDimensions(flat, len(x), len(x[0]), len(x[0][0])))
 }

@@ -1,0 +1,358 @@
+// Package sandbox runs a command with the walls the grader puts around a
+// learner's code: Debian's bubblewrap (bwrap) for new user, PID,
+// network, IPC and mount namespaces — the command sees only the folders
+// it is given, no network, no other process, and its whole process tree
+// dies with it — plus resource limits (memory, CPU time, file
+// size, processes) and, for runs of learner code, a seccomp filter that
+// refuses to create processes, so that a run is one process whose
+// memory the address-space limit bounds.
+//
+// When the grader runs as root, learner runs go further: bwrap itself
+// runs as a user of its own per concurrent slot (not root, not the
+// instructor, not another slot's), so the process-count limit of one
+// run cannot starve another.
+//
+// Memory is bounded with RLIMIT_DATA, private writable memory: for a Go
+// program its heap and stacks. Unlike the address space (RLIMIT_AS) it
+// does not count what the Go runtime reserves without using (a Go
+// program does not even start under an address-space limit of 600 MiB),
+// so the limit means what it says.
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Limits bound one sandboxed command.
+type Limits struct {
+	Wall     time.Duration // killed after this long
+	CPU      time.Duration // RLIMIT_CPU (0: Wall + 1 s)
+	Memory   int64         // private writable memory per process, bytes (RLIMIT_DATA; see below)
+	Procs    int           // processes and threads of the sandbox's user (RLIMIT_NPROC); 0: no limit
+	FileSize int64         // largest file it may write (RLIMIT_FSIZE)
+	TmpSize  int64         // size of its /tmp (a tmpfs)
+}
+
+// Bind makes a host path visible in the sandbox.
+type Bind struct {
+	Host, Sandbox string
+	Writable      bool
+}
+
+// Command is one sandboxed command.
+type Command struct {
+	Args   []string // the command, as seen inside the sandbox
+	Binds  []Bind
+	Dir    string   // working folder inside (default /tmp)
+	Env    []string // the whole environment (nothing is inherited)
+	Limits Limits
+	// NoFork installs the seccomp filter that refuses fork, vfork, clone
+	// of a process, clone3, unshare, setns, mount, ptrace and a few other
+	// calls a computation never needs. Use it for learner code; the Go
+	// toolchain forks, so a build cannot have it.
+	NoFork bool
+	// Slot is the concurrent slot (0, 1, …): as root, learner runs
+	// (NoFork) use a user of their own per slot.
+	Slot int
+
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// ExtraFiles are inherited as file descriptors 3, 4, … (as in
+	// os/exec).
+	ExtraFiles []*os.File
+}
+
+// Result is how a sandboxed command ended.
+type Result struct {
+	Err      error // nil after exit status 0
+	TimedOut bool
+}
+
+// unsafeMode runs commands without namespaces (only the limits): the
+// instructor's explicit choice when no sandbox can be created.
+var unsafeMode bool
+
+// Unsafe makes Run work without bubblewrap: resource limits and a
+// process group only. The grader records that it was used.
+func Unsafe() { unsafeMode = true }
+
+// slotUIDBase is the first user id of the per-slot users root runs
+// learner code as. Chosen far above the ids distributions hand out to
+// people (1000…) and to subordinate ranges (100000…), and below 2³¹
+// (bwrap reads ids as signed ints).
+const slotUIDBase = 2_000_000_000
+
+// SlotUID is the user id of slot when the grader runs as root, else -1.
+func SlotUID(slot int) int {
+	if os.Geteuid() != 0 {
+		return -1
+	}
+	return slotUIDBase + slot
+}
+
+var (
+	bwrapOnce sync.Once
+	bwrapPath string
+	bwrapErr  error
+)
+
+// Check reports whether sandboxes can be created here: bwrap is
+// installed and can create the namespaces, as the grader's user and, as
+// root, as a slot user. The error says what to do.
+func Check() error {
+	if unsafeMode {
+		return nil
+	}
+	bwrapOnce.Do(func() { bwrapPath, bwrapErr = probe() })
+	return bwrapErr
+}
+
+// Advice is what to do when no sandbox can be created.
+const Advice = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap, or scripts/install.sh --grader) ` +
+	`and allow user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1 ` +
+	`where it exists; in a container: docker run --security-opt seccomp=unconfined --security-opt apparmor=unconfined); ` +
+	`or pass -unsandboxed to grade without a sandbox, which the gradebook and every feedback file then say`
+
+func probe() (string, error) {
+	p, err := exec.LookPath("bwrap")
+	if err != nil {
+		return "", fmt.Errorf("no sandbox: bwrap is not installed; %s", Advice)
+	}
+	bwrapPath = p
+	tr, err := exec.LookPath("true")
+	if err != nil {
+		return "", err
+	}
+	for _, noFork := range []bool{false, true} {
+		var stderr bytes.Buffer
+		// The host's file system, read-only, so that the dynamically
+		// linked true(1) finds its libraries: this only asks whether the
+		// namespaces and the filter can be set up.
+		r := Run(context.Background(), Command{Args: []string{tr}, NoFork: noFork,
+			Binds: []Bind{{Host: "/", Sandbox: "/"}}, Stderr: &stderr,
+			Limits: Limits{Wall: 10 * time.Second, Memory: 1 << 30, TmpSize: 1 << 20, FileSize: 1 << 20}})
+		if r.Err != nil {
+			who := "the grader's user"
+			if noFork && SlotUID(0) >= 0 {
+				who = "a slot user (uid " + strconv.Itoa(SlotUID(0)) + ")"
+			}
+			return "", fmt.Errorf("no sandbox: bwrap cannot create namespaces as %s (%v: %s); %s",
+				who, r.Err, strings.TrimSpace(stderr.String()), Advice)
+		}
+	}
+	return p, nil
+}
+
+// Run runs c in a sandbox and waits for it, at most c.Limits.Wall (then
+// it kills the whole sandbox) or until ctx is done. Call [Check] first.
+func Run(ctx context.Context, c Command) Result {
+	if !unsafeMode && bwrapPath == "" {
+		return Result{Err: errors.New("sandbox: Run before a successful Check")}
+	}
+	// bwrap tells the host pid of the sandbox's init on --info-fd: killing
+	// it ends the whole PID namespace, and bwrap, still alive, reaps it
+	// (killing bwrap first would leave the init a zombie of the host's).
+	var infoR, infoW *os.File
+	if !unsafeMode {
+		var err error
+		if infoR, infoW, err = os.Pipe(); err != nil {
+			return Result{Err: err}
+		}
+		defer infoR.Close()
+		c.ExtraFiles = append(append([]*os.File{}, c.ExtraFiles...), infoW)
+	}
+	args, extra, err := c.argv(infoW != nil)
+	if err != nil {
+		if infoW != nil {
+			infoW.Close()
+		}
+		return Result{Err: err}
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	if unsafeMode {
+		cmd.Env = c.Env
+		cmd.Dir = c.Dir
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	if cmd.Stdout == nil {
+		cmd.Stdout = io.Discard
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = io.Discard
+	}
+	cmd.ExtraFiles = append(append([]*os.File{}, c.ExtraFiles...), extra...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if uid := SlotUID(c.Slot); c.NoFork && uid >= 0 && !unsafeMode {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), NoSetGroups: false}
+	}
+	defer func() {
+		for _, f := range extra {
+			f.Close()
+		}
+	}()
+	err = cmd.Start()
+	if infoW != nil {
+		infoW.Close()
+	}
+	if err != nil {
+		return Result{Err: err}
+	}
+	initPid := make(chan int, 1)
+	if infoR != nil {
+		go func() {
+			var info struct {
+				ChildPid int `json:"child-pid"`
+			}
+			json.NewDecoder(io.LimitReader(infoR, 4096)).Decode(&info)
+			initPid <- info.ChildPid
+		}()
+	} else {
+		initPid <- 0
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var exited error
+	kill := func() {
+		select {
+		case pid := <-initPid:
+			if pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+				select {
+				case exited = <-done:
+					done <- exited
+					return
+				case <-time.After(2 * time.Second):
+				}
+			}
+		default:
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	timer := time.NewTimer(c.Limits.Wall)
+	defer timer.Stop()
+	var res Result
+	select {
+	case res.Err = <-done:
+	case <-timer.C:
+		res.TimedOut = true
+		kill()
+		res.Err = <-done
+	case <-ctx.Done():
+		kill()
+		res.Err = <-done
+		if res.Err == nil {
+			res.Err = ctx.Err()
+		}
+	}
+	if unsafeMode {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // anything left in the process group
+	}
+	return res
+}
+
+// argv is the command line that runs c: prlimit, then bwrap with its
+// namespaces, binds and environment, then the command. extra are files
+// the command line refers to by descriptor (the seccomp program).
+func (c Command) argv(info bool) (args []string, extra []*os.File, err error) {
+	l := c.Limits
+	cpu := l.CPU
+	if cpu == 0 {
+		cpu = l.Wall + time.Second
+	}
+	args = []string{"prlimit",
+		"--data=" + strconv.FormatInt(l.Memory, 10),
+		"--cpu=" + strconv.Itoa(int(cpu.Seconds()+0.999)),
+		"--fsize=" + strconv.FormatInt(l.FileSize, 10),
+		"--core=0"}
+	if l.Procs > 0 {
+		args = append(args, "--nproc="+strconv.Itoa(l.Procs))
+	}
+	args = append(args, "--")
+	if p, err := exec.LookPath("prlimit"); err == nil {
+		args[0] = p
+	} else {
+		return nil, nil, errors.New("sandbox: prlimit (util-linux) is not installed")
+	}
+	if unsafeMode {
+		cmdArgs := append([]string{}, c.Args...)
+		for _, b := range c.Binds { // the command names sandbox paths: map them back
+			for i, a := range cmdArgs {
+				if a == b.Sandbox {
+					cmdArgs[i] = b.Host
+				}
+			}
+		}
+		return append(args, cmdArgs...), nil, nil
+	}
+	dir := c.Dir
+	if dir == "" {
+		dir = "/tmp"
+	}
+	args = append(args, bwrapPath,
+		"--unshare-all", "--unshare-user", "--disable-userns",
+		"--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
+		"--die-with-parent", "--new-session", "--clearenv",
+		"--proc", "/proc", "--dev", "/dev",
+		"--size", strconv.FormatInt(max(l.TmpSize, 4096), 10), "--tmpfs", "/tmp")
+	for _, e := range c.Env {
+		k, v, _ := strings.Cut(e, "=")
+		args = append(args, "--setenv", k, v)
+	}
+	for _, b := range c.Binds {
+		flag := "--ro-bind"
+		if b.Writable {
+			flag = "--bind"
+		}
+		args = append(args, flag, b.Host, b.Sandbox)
+	}
+	args = append(args, "--chdir", dir)
+	if info { // the last of c.ExtraFiles
+		args = append(args, "--info-fd", strconv.Itoa(2+len(c.ExtraFiles)))
+	}
+	if c.NoFork {
+		prog, err := noForkFilter()
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := programFile(prog)
+		if err != nil {
+			return nil, nil, err
+		}
+		extra = append(extra, f)
+		args = append(args, "--seccomp", strconv.Itoa(3+len(c.ExtraFiles))) // after c.ExtraFiles
+	}
+	args = append(args, "--")
+	return append(args, c.Args...), extra, nil
+}
+
+// programFile returns a file to read the seccomp program from: an
+// unlinked temporary file, as bwrap reads it to its end.
+func programFile(prog []byte) (*os.File, error) {
+	f, err := os.CreateTemp("", "course-seccomp-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	if _, err := f.Write(prog); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -1,0 +1,297 @@
+package grade
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/attention-in-go/course/internal/grade/sandbox"
+	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/lib/check"
+)
+
+// maxResults bounds what the grader reads of a child's results: far more
+// than any exercise's outputs, small enough that decoding stays cheap.
+const maxResults = 8 << 20
+
+// gradeOne grades one submission. It never fails: every problem becomes
+// a status of the exercises it affects, with the reason.
+func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submission, a *Assignment, o Options, run Run) Graded {
+	g := Graded{Learner: s.Learner}
+	zero := func(status, details string) Graded {
+		for _, e := range a.Exercises {
+			g.Scores = append(g.Scores, Score{Exercise: e.ID, Max: e.Points, Status: status, Details: details})
+		}
+		return g
+	}
+	if s.Problem != "" {
+		return zero("no submission", s.Problem)
+	}
+	src, cs, err := cells(s.Data)
+	if err != nil {
+		return zero("broken notebook", err.Error())
+	}
+	if src != "" && src != a.Source {
+		g.Notes = append(g.Notes, fmt.Sprintf("the notebook says it is %s; it was graded on %s, the assignment of the folder, by its exercise cells",
+			printable(src), a.Source))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return zero("grader error", err.Error())
+	}
+
+	// The learner's cells: the checks and the setup cell are the course's,
+	// not the learner's; every other cell may declare what the exercises
+	// use.
+	var parsed []*parsedCell
+	byNumber := map[int]*parsedCell{}
+	parseErr := map[string]string{} // exercise id → its cell's parse error
+	var otherErrs []string
+	exerciseCell := map[string]bool{}
+	for _, c := range cs {
+		if c.check != "" || lesson.IsSetup(lesson.Cell{Kind: lesson.Code, Source: c.source}) {
+			continue
+		}
+		if c.exercise != "" {
+			exerciseCell[c.exercise] = true
+		}
+		p, err := parseCell(c.number, c.source)
+		if err != nil {
+			if c.exercise != "" {
+				parseErr[c.exercise] = err.Error()
+			} else {
+				otherErrs = append(otherErrs, err.Error())
+			}
+			continue
+		}
+		parsed = append(parsed, p)
+		byNumber[p.number] = p
+	}
+	source := newSource(parsed)
+
+	scores := make([]Score, len(a.Exercises))
+	var ready []Exercise
+	for i, e := range a.Exercises {
+		scores[i] = Score{Exercise: e.ID, Max: e.Points}
+		switch {
+		case source.function(e.Func) != nil:
+			ready = append(ready, e)
+		case parseErr[e.ID] != "":
+			scores[i].Status, scores[i].Details = "compile error", "the exercise cell "+strings.TrimPrefix(parseErr[e.ID], "code cell ")
+		case !exerciseCell[e.ID]:
+			scores[i].Status = "missing"
+			scores[i].Details = fmt.Sprintf("no cell for exercise %s, and no cell declares func %s: its cell (first line \"// Exercise %s …\") was deleted or renamed", e.ID, e.Func, e.ID)
+		default:
+			scores[i].Status = "compile error"
+			scores[i].Details = fmt.Sprintf("no cell declares func %s: the exercise asks for %s", e.Func, e.Signature)
+		}
+	}
+	addParseErrors := func(msg string) string {
+		for i, pe := range otherErrs {
+			if i == 3 {
+				msg += fmt.Sprintf("\n… and %d more cells that do not parse", len(otherErrs)-3)
+				break
+			}
+			msg += "\n" + pe
+		}
+		return msg
+	}
+
+	// Build every ready exercise into one program; where that fails, each
+	// exercise alone with exactly the declarations it needs, so that a
+	// cell that does not compile costs only the exercises that use it.
+	progs := map[string]string{} // exercise → program
+	denied := map[string]string{}
+	buildOne := func(name string, exs []Exercise) (string, string) {
+		var funcs []string
+		for _, e := range exs {
+			funcs = append(funcs, e.Func)
+		}
+		prog, msg, err := tc.buildCached(ctx, filepath.Join(dir, name), child{learner: program(source.closure(funcs...), parsed), exercises: exs}, byNumber)
+		if err != nil {
+			return "", "the grader could not build the program: " + err.Error()
+		}
+		return prog, msg
+	}
+	if len(ready) > 1 {
+		if prog, msg := buildOne("all", ready); msg == "" {
+			syms, err := symbols(prog)
+			for _, e := range ready {
+				switch {
+				case err != nil:
+					denied[e.ID] = "?"
+				case deniedUse(syms, o.Module, e.Deny) != "":
+					denied[e.ID] = "?" // attribute it below, on the exercise alone
+				default:
+					progs[e.ID] = prog
+				}
+			}
+		}
+	}
+	for i, e := range a.Exercises {
+		if !slicesContainsID(ready, e.ID) || progs[e.ID] != "" {
+			continue
+		}
+		prog, msg := buildOne(e.ID, []Exercise{e})
+		if msg != "" {
+			scores[i].Status = "compile error"
+			scores[i].Details = addParseErrors("your code does not compile:\n" + msg)
+			continue
+		}
+		syms, err := symbols(prog)
+		if err != nil {
+			scores[i].Status, scores[i].Details = "grader error", err.Error()
+			continue
+		}
+		if use := deniedUse(syms, o.Module, e.Deny); use != "" {
+			scores[i].Status = "flagged: uses " + use + ", the course's reference"
+			scores[i].Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", e.ID, use)
+			continue
+		}
+		progs[e.ID] = prog
+	}
+
+	for i, e := range a.Exercises {
+		prog := progs[e.ID]
+		if prog == "" {
+			continue
+		}
+		spec, _ := check.Lookup(e.ID)
+		var in bytes.Buffer
+		if _, err := spec.WriteInputs(&in, run.Seed); err != nil {
+			scores[i].Status, scores[i].Details = "grader error", err.Error()
+			continue
+		}
+		lim := sandbox.Limits{Wall: e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
+		rr := runChild(ctx, prog, e.ID, in.Bytes(), lim, slot)
+		var res *check.Result
+		if rr.oversize {
+			res = &check.Result{ID: e.ID, Max: e.Points, Status: "malformed result",
+				Cases: []check.CaseResult{{Name: "results", Problem: fmt.Sprintf("the program wrote more than %d MiB of results", maxResults>>20)}}}
+		} else {
+			res = spec.Grade(bytes.NewReader(rr.results), run.Seed)
+		}
+		scores[i].Points = res.Points
+		scores[i].Status = res.Status
+		// The names of hidden cases describe their inputs: the feedback
+		// numbers them instead.
+		n := 0
+		for c := range res.Cases {
+			if res.Cases[c].Hidden {
+				n++
+				res.Cases[c].Name = fmt.Sprintf("hidden case %d", n)
+			}
+		}
+		scores[i].Details = res.Report()
+		why := rr.why(lim)
+		if why == "" && strings.Contains(scores[i].Details, "no result:") {
+			why = "the program exited before all cases ran (os.Exit in your code?)"
+		}
+		if why != "" && res.Status != "ok" {
+			scores[i].Details += why + "\n"
+			if res.Points == 0 && res.Status != "malformed result" {
+				scores[i].Status = "crashed"
+				if rr.timedOut {
+					scores[i].Status = "timeout"
+				}
+			}
+		}
+	}
+	g.Scores = scores
+	return g
+}
+
+func slicesContainsID(exs []Exercise, id string) bool {
+	for _, e := range exs {
+		if e.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// runResult is what one run of the child gave.
+type runResult struct {
+	results  []byte // what the child wrote on fd 3, at most maxResults
+	oversize bool   // it wrote more
+	stderr   string // its end
+	timedOut bool
+	err      error // how it ended, if not with status 0
+}
+
+// runChild runs the program prog for exercise id in the sandbox: it sees
+// only itself (as /prog) and an empty /tmp, gets the inputs on standard
+// input and writes its results on file descriptor 3.
+func runChild(ctx context.Context, prog, id string, inputs []byte, lim sandbox.Limits, slot int) runResult {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return runResult{err: err}
+	}
+	var results bytes.Buffer
+	var oversize bool
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		io.Copy(&results, io.LimitReader(r, maxResults))
+		if n, _ := io.Copy(io.Discard, r); n > 0 {
+			oversize = true
+		}
+	}()
+	var stderr tail
+	sr := sandbox.Run(ctx, sandbox.Command{
+		Args: []string{"/prog", id}, Binds: []sandbox.Bind{{Host: prog, Sandbox: "/prog"}},
+		Env:    []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", o2(lim.Memory))},
+		Limits: lim, NoFork: true, Slot: slot,
+		Stdin: bytes.NewReader(inputs), Stderr: &stderr,
+		ExtraFiles: []*os.File{w},
+	})
+	w.Close()
+	// Every process of the sandbox is dead, so the pipe's other end is
+	// closed; wait for the copy, but never for long.
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+	}
+	r.Close()
+	<-copied
+	return runResult{results: results.Bytes(), oversize: oversize, stderr: stderr.String(), timedOut: sr.TimedOut, err: sr.Err}
+}
+
+// o2 is half of the memory limit: the Go runtime's soft limit, so that
+// it collects before the hard limit.
+func o2(memory int64) int64 { return memory / 2 }
+
+// why explains how the child ended, for the feedback, or "".
+func (r runResult) why(lim sandbox.Limits) string {
+	switch {
+	case r.timedOut:
+		return fmt.Sprintf("the program was stopped after %v (an endless loop?)", lim.Wall)
+	case r.err == nil:
+		return ""
+	}
+	msg := r.err.Error()
+	var ee *exec.ExitError
+	if errors.As(r.err, &ee) {
+		msg = "the program stopped: " + ee.ProcessState.String()
+	}
+	s := r.stderr
+	switch {
+	case strings.Contains(s, "out of memory") || strings.Contains(s, "cannot allocate memory"):
+		msg += fmt.Sprintf(" — out of memory (limit %d MiB)", lim.Memory>>20)
+	default:
+		for _, marker := range []string{"panic:", "fatal error:"} {
+			if i := strings.Index(s, marker); i >= 0 {
+				first, _, _ := strings.Cut(s[i:], "\n")
+				msg += " — " + first
+				break
+			}
+		}
+	}
+	return msg
+}
