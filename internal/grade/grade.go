@@ -247,7 +247,10 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 					}
 				}
 				g.Learner, g.File = s.Learner, names[i]
-				g.Notes = append(s.Notes, g.Notes...)
+				g.Notes = append(append([]string{}, s.Notes...), g.Notes...)
+				if names[i] != safeName(s.Learner) {
+					g.Notes = append(g.Notes, fmt.Sprintf("another learner's name gives the same file name: this feedback is %s.md", names[i]))
+				}
 				out[i] = g
 				if o.Log != nil {
 					logMu.Lock()

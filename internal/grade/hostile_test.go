@@ -70,6 +70,14 @@ func TestHostileSubmissions(t *testing.T) {
 	}
 	root := courseRoot(t)
 	dir := t.TempDir()
+	if keep := os.Getenv("COURSE_HOSTILE_DIR"); keep != "" {
+		// Keep the class to grade it again from the command line, e.g. to
+		// measure the grader's memory: go run ./cmd/course grade DIR.
+		dir = keep
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out := filepath.Join(dir, "graded")
 
 	// The host's walls: a listener on loopback, a canary path outside
@@ -237,7 +245,7 @@ func TestHostileSubmissions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the batch stopped: %v", err)
 	}
-	t.Logf("%d submissions graded in %v", len(gs), time.Since(start).Round(time.Second))
+	t.Logf("%d submissions graded in %v; the grader's peak memory %s", len(gs), time.Since(start).Round(time.Second), peakMemory())
 	rows := gradebookRows(t, filepath.Join(out, "gradebook.csv"))
 	byLearner := map[string]Graded{}
 	for _, g := range gs {
@@ -359,6 +367,17 @@ func outsideFences(md string) []string {
 		}
 	}
 	return out
+}
+
+// peakMemory is this process's peak resident memory (VmHWM).
+func peakMemory() string {
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
 }
 
 // details is the feedback of one exercise, for test failures.

@@ -183,8 +183,11 @@ func Run(ctx context.Context, c Command) Result {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	if unsafeMode {
-		cmd.Env = c.Env
-		cmd.Dir = c.Dir
+		host := c.hostPaths()
+		for _, e := range c.Env {
+			cmd.Env = append(cmd.Env, host.Replace(e))
+		}
+		cmd.Dir = host.Replace(c.Dir)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
 	if cmd.Stdout == nil {
@@ -287,15 +290,11 @@ func (c Command) argv(info bool) (args []string, extra []*os.File, err error) {
 		return nil, nil, errors.New("sandbox: prlimit (util-linux) is not installed")
 	}
 	if unsafeMode {
-		cmdArgs := append([]string{}, c.Args...)
-		for _, b := range c.Binds { // the command names sandbox paths: map them back
-			for i, a := range cmdArgs {
-				if a == b.Sandbox {
-					cmdArgs[i] = b.Host
-				}
-			}
+		host := c.hostPaths()
+		for _, a := range c.Args {
+			args = append(args, host.Replace(a))
 		}
-		return append(args, cmdArgs...), nil, nil
+		return args, nil, nil
 	}
 	dir := c.Dir
 	if dir == "" {
@@ -336,6 +335,19 @@ func (c Command) argv(info bool) (args []string, extra []*os.File, err error) {
 	}
 	args = append(args, "--")
 	return append(args, c.Args...), extra, nil
+}
+
+// hostPaths maps the sandbox paths of c's binds, wherever they appear in
+// an argument, the working folder or the environment, to their host
+// paths: without a sandbox, the command runs on the host's file system.
+func (c Command) hostPaths() *strings.Replacer {
+	var pairs []string
+	for _, b := range c.Binds {
+		if b.Host != b.Sandbox {
+			pairs = append(pairs, b.Sandbox, b.Host)
+		}
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // programFile returns a file to read the seccomp program from: an

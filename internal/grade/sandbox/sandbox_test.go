@@ -260,3 +260,20 @@ func TestRunBeforeCheck(t *testing.T) {
 		t.Error("Run before Check succeeded")
 	}
 }
+
+// TestUnsafe: without the sandbox (-unsandboxed) the command runs as the
+// grader, on the host's paths, still under the limits.
+func TestUnsafe(t *testing.T) {
+	bin := prober(t)
+	unsafeMode = true
+	defer func() { unsafeMode = false }()
+	out, r := sandboxed(t, bin, Command{NoFork: true}, "id")
+	if want := "uid=" + strconv.Itoa(os.Getuid()) + " "; r.Err != nil || !strings.Contains(out, want) {
+		t.Errorf("unsafe run: %q, %v; want %q", out, r.Err, want)
+	}
+	l := limits
+	l.Wall = time.Second
+	if _, r := sandboxed(t, bin, Command{Limits: l}, "spin"); !r.TimedOut {
+		t.Error("an unsafe run is not stopped at its time limit")
+	}
+}
