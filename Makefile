@@ -13,7 +13,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-browser grade site bench fmt clean
+.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-browser grade site bench fmt clean docker-check
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -84,3 +84,8 @@ fmt: ## gofmt the Go code
 
 clean: ## Remove build artefacts
 	@rm -rf build .cache
+
+docker-check: ## (needs a Docker engine) Build the image and run lesson 1 headless inside it
+	@command -v docker >/dev/null && docker info >/dev/null 2>&1 || { echo "make docker-check needs a running Docker engine (docker info fails here)"; exit 2; }
+	docker build -f docker/Dockerfile -t attention-in-go:check .
+	docker run --rm attention-in-go:check bash -lc 'cd /opt/course && go run ./cmd/course run notebooks/01-scaled-dot-product-attention.ipynb'

@@ -92,7 +92,9 @@ type checker struct {
 	stages    []string // names of the stages so far
 	exposed   bool
 	installed bool // a RUN runs the install script
-	goFetched bool // a RUN downloads Go
+	goCopied  bool // Go is copied from the official golang image
+
+	stageImages map[string]string // stage name → its base image
 	root      string
 	rootLine  int
 }
@@ -113,6 +115,9 @@ func (c *checker) run(ins []Instruction) {
 		case "ARG":
 			for _, w := range in.Words() {
 				name, def, _ := strings.Cut(w, "=")
+				if sha256Hex.MatchString(def) {
+					c.report(in.Line, "ARG %s is a checksum typed into the Dockerfile, which nobody here could take from the real file: take the file from a source verified otherwise (an image, a module in go.sum)", name)
+				}
 				if !seenFrom {
 					c.globals[name] = def
 				} else if g, ok := c.globals[name]; ok && def == "" {
@@ -159,6 +164,10 @@ func (c *checker) from(in Instruction) {
 	}
 	image := expand(words[0], c.globals)
 	if len(words) >= 3 && strings.EqualFold(words[1], "AS") {
+		if c.stageImages == nil {
+			c.stageImages = map[string]string{}
+		}
+		c.stageImages[words[2]] = image
 		defer func() { c.stages = append(c.stages, words[2]) }()
 	}
 	// A new stage: its own ARGs, ENVs, user and working directory.
@@ -185,7 +194,8 @@ func (c *checker) from(in Instruction) {
 
 // copy checks the sources of COPY and ADD and records what they copy.
 func (c *checker) copy(in Instruction) {
-	if _, ok := in.Flag("from"); ok {
+	if from, ok := in.Flag("from"); ok {
+		c.copyFrom(in, from)
 		return // from another stage or image, not the context
 	}
 	words := in.Words()
@@ -253,28 +263,52 @@ func (c *checker) runInstruction(in Instruction) {
 	}
 }
 
-// goDownloadURL matches a download of the official Go tarball; $1 is the
-// version.
-var goDownloadURL = regexp.MustCompile(`https://(?:go\.dev/dl|dl\.google\.com/go|golang\.org/dl)/go([^\s"'/]*?)\.linux-`)
+// goDownloadURL matches a download of the official Go tarball.
+var goDownloadURL = regexp.MustCompile(`https://(?:go\.dev/dl|dl\.google\.com/go|golang\.org/dl)/go`)
 
+// sha256Hex matches a SHA-256 written out in hex.
 var sha256Hex = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 
-// goDownload checks a RUN that downloads Go: the version is pinned, at
-// least the go.mod's, and the tarball's SHA-256 is verified.
+// goImage matches the official Go image with a release tag; $1 is the
+// version ("golang:1.26.8", "golang:1.26.8-bookworm",
+// "docker.io/library/golang:1.26.8@sha256:…").
+var goImage = regexp.MustCompile(`^(?:(?:docker\.io/)?library/)?golang:([^@-]+)`)
+
+// goDownload reports a RUN that downloads the Go tarball: its integrity
+// would rest on a checksum typed into the Dockerfile, which nobody here
+// can take from the real tarball. Go comes from the official image.
 func (c *checker) goDownload(line int, cmd string) {
-	m := goDownloadURL.FindStringSubmatch(cmd)
-	if m == nil {
+	if goDownloadURL.MatchString(cmd) {
+		c.report(line, "the RUN downloads the Go tarball, checked (if at all) against a checksum typed here: copy Go from the official image instead (COPY --from=golang:VERSION /usr/local/go /usr/local/go)")
+	}
+}
+
+// copyFrom checks a COPY --from: Go copied from the official golang image
+// (directly or through a stage built on it), with a release version at
+// least go.mod's.
+func (c *checker) copyFrom(in Instruction, from string) {
+	words := in.Words()
+	if len(words) != 2 || path.Clean(words[0]) != "/usr/local/go" {
 		return
 	}
-	c.goFetched = true
-	version := m[1]
-	if !regexp.MustCompile(`^1\.\d+(\.\d+)?$`).MatchString(version) {
-		c.report(line, "the Go download's version %q is not pinned to a release such as 1.26.5", version)
-	} else if c.minGo != "" && compareVersions(version, c.minGo) < 0 {
-		c.report(line, "the image installs Go %s, older than the go %s of go.mod", version, c.minGo)
+	image := expand(c.expand(from), c.globals)
+	if img, ok := c.stageImages[image]; ok {
+		image = img
 	}
-	if !strings.Contains(cmd, "sha256sum") || !sha256Hex.MatchString(cmd) {
-		c.report(line, "the Go download is not verified: check its SHA-256 with sha256sum against a pinned checksum")
+	m := goImage.FindStringSubmatch(image)
+	if m == nil {
+		c.report(in.Line, "Go is copied from %s, not from the official golang image", image)
+		return
+	}
+	if path.Clean(c.abs(c.expand(words[1]))) != "/usr/local/go" {
+		c.report(in.Line, "Go is copied to %s: the image's PATH and GOROOT expect /usr/local/go", words[1])
+	}
+	c.goCopied = true
+	switch version := m[1]; {
+	case !regexp.MustCompile(`^1\.\d+\.\d+$`).MatchString(version):
+		c.report(in.Line, "the golang image's tag %q is not a release such as 1.26.8: pin it", version)
+	case c.minGo != "" && compareVersions(version, c.minGo) < 0:
+		c.report(in.Line, "the image installs Go %s, older than the go %s of go.mod", version, c.minGo)
 	}
 }
 
@@ -314,8 +348,8 @@ func (c *checker) final() {
 	if !c.installed {
 		c.report(0, "no RUN runs %s: the image must be installed by the one install path", InstallScript)
 	}
-	if !c.goFetched {
-		c.report(0, "no RUN downloads Go from https://go.dev/dl/ with a pinned version and checksum")
+	if !c.goCopied {
+		c.report(0, "Go does not come from the official golang image: COPY --from=golang:VERSION /usr/local/go /usr/local/go")
 	}
 	if !c.exposed {
 		c.report(0, "no EXPOSE %s (Jupyter's port)", JupyterPort)

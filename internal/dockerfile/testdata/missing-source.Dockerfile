@@ -3,9 +3,9 @@
 # want: line 18: COPY source notebooks/x.tmp is excluded from the build context by the dockerignore pattern "**/*.tmp"
 # want: line 19: ADD https://example.com/x.tar.gz downloads without a checksum
 FROM quay.io/jupyter/base-notebook:2025-08-25
-ARG GO_VERSION=1.26.5
-RUN wget -qO /tmp/go.tgz "https://go.dev/dl/go${GO_VERSION}.linux-amd64.tar.gz" && \
-    echo "5c2c3b16caefa1d968a94c1daca04a7ca301a496d9b086e17ad77bb81393f053  /tmp/go.tgz" | sha256sum -c -
+ARG GO_IMAGE=golang:1.26.8
+# Go from the official image.
+COPY --from=${GO_IMAGE} /usr/local/go /usr/local/go
 ENV COURSE_ROOT=/opt/course
 WORKDIR /opt/course
 COPY . /opt/course

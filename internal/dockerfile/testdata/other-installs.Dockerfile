@@ -4,7 +4,7 @@
 # want: line 15: RUN installs Jupyter with apt
 # want: line 16: RUN installs GoNB or its tools with go install/get ("go install golang.org/x/tools/gopls")
 # want: no RUN runs scripts/install.sh
-# want: no RUN downloads Go
+# want: Go does not come from the official golang image
 # want: no EXPOSE 8888
 # want: line 17: the image ends as USER root, not the notebook user
 # want: no ENV COURSE_ROOT

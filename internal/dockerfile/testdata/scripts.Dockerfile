@@ -5,11 +5,11 @@
 # want: line 14: COURSE_ROOT=/opt/elsewhere, but the course (COPY . or go.mod) is not copied there
 # want: the image does not end with USER set to the notebook user
 FROM quay.io/jupyter/base-notebook:2025-08-25
-ARG GO_VERSION=1.26.5
-ARG GO_SHA256_AMD64=5c2c3b16caefa1d968a94c1daca04a7ca301a496d9b086e17ad77bb81393f053
-RUN case "$(dpkg --print-architecture)" in amd64) sha="$GO_SHA256_AMD64" ;; esac && \
-    wget -qO /tmp/go.tgz "https://go.dev/dl/go${GO_VERSION}.linux-amd64.tar.gz" && \
-    echo "$sha  /tmp/go.tgz" | sha256sum -c -
+# Go from the official image, through a stage
+# defined further up in a real Dockerfile; here
+# the image is named directly (the checker
+# follows a stage to its image).
+COPY --from=golang:1.26.8-bookworm /usr/local/go /usr/local/go
 EXPOSE 8888
 ENV COURSE_ROOT=/opt/elsewhere
 WORKDIR /opt/course
