@@ -95,8 +95,8 @@ type checker struct {
 	goCopied  bool // Go is copied from the official golang image
 
 	stageImages map[string]string // stage name → its base image
-	root      string
-	rootLine  int
+	root        string
+	rootLine    int
 }
 
 // copyMap records that the context folder src was copied to the image
