@@ -86,7 +86,10 @@ var unsafeMode bool
 
 // Unsafe makes Run work without bubblewrap: resource limits and a
 // process group only. The grader records that it was used.
-func Unsafe() { unsafeMode = true }
+func Unsafe() {
+	unsafeMode = true
+	closeInherited()
+}
 
 // slotUIDBase is the first user id of the per-slot users root runs
 // learner code as. Chosen far above the ids distributions hand out to
@@ -115,8 +118,26 @@ func Check() error {
 	if unsafeMode {
 		return nil
 	}
-	bwrapOnce.Do(func() { bwrapPath, bwrapErr = probe() })
+	bwrapOnce.Do(func() {
+		closeInherited()
+		bwrapPath, bwrapErr = probe()
+	})
 	return bwrapErr
+}
+
+// closeInherited marks every descriptor above 2 close-on-exec. Go opens
+// its own so, but the descriptors this process inherited (a CI runner's,
+// a terminal's) are not, and would reach every sandboxed command.
+func closeInherited() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
 
 // Advice is what to do when no sandbox can be created.

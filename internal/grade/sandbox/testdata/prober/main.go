@@ -110,6 +110,14 @@ func main() {
 	case "fd3": // write to the inherited descriptor 3
 		_, err := os.NewFile(3, "fd3").Write([]byte("hello"))
 		fmt.Println("fd3:", err)
+	case "fds": // the open file descriptors and what they are
+		ents, _ := os.ReadDir("/proc/self/fd")
+		var fds []string
+		for _, e := range ents {
+			target, _ := os.Readlink("/proc/self/fd/" + e.Name())
+			fds = append(fds, e.Name()+"="+target)
+		}
+		fmt.Println("fds:", strings.Join(fds, " "))
 	case "env":
 		fmt.Println("env:", strings.Join(os.Environ(), " "))
 	default:
