@@ -10,12 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/grade/sandbox"
+	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/attention-in-go/course/internal/reference"
 )
 
@@ -436,27 +437,7 @@ func gradebookRows(t *testing.T, path string) map[string][]string {
 // sandboxSurvivors returns the pids of live processes running a learner
 // program (/prog) or owned by a slot user.
 func sandboxSurvivors() []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		status, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		slot, zombie := false, false
-		for _, l := range strings.Split(string(status), "\n") {
-			if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" {
-				uid, _ := strconv.Atoi(f[1])
-				slot = uid >= 2_000_000_000
-			}
-			zombie = zombie || strings.HasPrefix(l, "State:") && strings.Contains(l, "Z")
-		}
-		if (bytes.HasPrefix(cmdline, []byte("/prog\x00")) || slot) && !zombie {
-			pids = append(pids, pid)
-		}
-	}
-	sort.Ints(pids)
-	return pids
+	return proctree.Matching(func(p proctree.Process) bool {
+		return bytes.HasPrefix(p.Cmdline, []byte("/prog\x00")) || p.UID >= sandbox.SlotUID(0) && sandbox.SlotUID(0) >= 0
+	})
 }

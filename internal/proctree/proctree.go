@@ -91,3 +91,35 @@ func Alive(pids []int) []int {
 	}
 	return out
 }
+
+// Process is what Matching tells of a running process.
+type Process struct {
+	Pid     int
+	UID     int    // real user id
+	Cmdline []byte // NUL-separated arguments
+}
+
+// Matching returns the pids of the running processes (zombies excluded)
+// for which match is true.
+func Matching(match func(Process) bool) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !IsAlive(pid) {
+			continue
+		}
+		p := Process{Pid: pid, UID: -1}
+		p.Cmdline, _ = os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
+		for _, l := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" {
+				p.UID, _ = strconv.Atoi(f[1])
+			}
+		}
+		if match(p) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

@@ -66,3 +66,17 @@ func TestDescendantsAndAlive(t *testing.T) {
 	}
 	cmd.Wait()
 }
+
+func TestMatching(t *testing.T) {
+	self := Matching(func(p Process) bool { return p.Pid == os.Getpid() })
+	if len(self) != 1 || self[0] != os.Getpid() {
+		t.Errorf("Matching(own pid) = %v, want [%d]", self, os.Getpid())
+	}
+	mine := Matching(func(p Process) bool { return p.UID == os.Getuid() && p.Pid == os.Getpid() && len(p.Cmdline) > 0 })
+	if len(mine) != 1 {
+		t.Errorf("the uid and command line of this process are not read: %v", mine)
+	}
+	if none := Matching(func(Process) bool { return false }); len(none) != 0 {
+		t.Errorf("Matching(false) = %v", none)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // prober builds testdata/prober (static, so it runs in an empty sandbox)
@@ -153,23 +155,10 @@ func TestTreeDies(t *testing.T) {
 	}
 }
 
-// running returns the pids of processes running the prober.
+// running returns the pids of live processes running the prober.
 func running(t *testing.T, bin string) []int {
 	t.Helper()
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if bytes.HasPrefix(cmdline, []byte("/prog\x00")) && !bytes.Contains(stat, []byte(") Z ")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	return proctree.Matching(func(p proctree.Process) bool { return bytes.HasPrefix(p.Cmdline, []byte("/prog\x00")) })
 }
 
 // zombies counts the zombie bwrap processes of the machine.
