@@ -441,3 +441,57 @@ func sandboxSurvivors() []int {
 		return bytes.HasPrefix(p.Cmdline, []byte("/prog\x00")) || p.UID >= sandbox.SlotUID(0) && sandbox.SlotUID(0) >= 0
 	})
 }
+
+// TestHostileLibraryCalls: on exercises 04, whose programs link GoMLX and
+// the course library, calls of the library that solves the exercise are
+// flagged however they are reached — an alias, a method of a type whose
+// unexported fields were set through unsafe, a method value — and the
+// honest solution, which uses other parts of the same packages, is not.
+func TestHostileLibraryCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs that link GoMLX")
+	}
+	root := courseRoot(t)
+	dir := t.TempDir()
+	const sol = "solutions/04-positional-encoding.ipynb"
+	edit4 := func(change func([]any) []any) []byte { return edit(t, root, sol, change) }
+	subs := map[string][]byte{
+		"honest": edit4(nil),
+		"alias-graph": edit4(then(withCells("import pe \""+lib+"/posenc\""), replaceExercise("pe-graph",
+			"func PositionalEncodingGraph(g *graph.Graph, seqLen, d int, n float64) *graph.Node {\n\treturn pe.SinusoidalGraph(g, dtypes.Float32, seqLen, d, n)\n}"))),
+		"unsafe-table": edit4(then(withCells("import (\n\t\"unsafe\"\n\n\t\""+lib+"/posenc\"\n)\n\ntype tableLayout struct {\n\tdModel int\n\tbase   float64\n\trows   [][]float64\n\tgrown  int\n}"),
+			replaceExercise("pe-table", "func PositionalEncoding(seqLen, d int, n float64) [][]float64 {\n\ttab := &posenc.Table{}\n\tl := (*tableLayout)(unsafe.Pointer(tab))\n\tl.dModel, l.base = d, n\n\treturn tab.Rows(seqLen)\n}"))),
+		"method-value": edit4(then(withCells("import \""+lib+"/posenc\""), replaceExercise("pe-grow",
+			"func GrowTable(table [][]float64, n, d int, base float64) [][]float64 {\n\trows := posenc.NewTable(len(table), d, base).Rows\n\treturn rows(max(n, len(table)))\n}"))),
+	}
+	for name, data := range subs {
+		if err := os.WriteFile(filepath.Join(dir, name+".ipynb"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := LoadAssignment(root, "lessons/exercises/04-positional-encoding.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Grade(context.Background(), dir, a, Options{Root: root, Module: module, Out: filepath.Join(dir, "graded"),
+		Jobs: 2, Timeout: 60 * time.Second, Memory: 2 << 30, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	rows := gradebookRows(t, filepath.Join(dir, "graded", "gradebook.csv"))
+	for _, tc := range []struct{ learner, exercise, points, status string }{
+		{"honest", "total", "16", ""},
+		{"alias-graph", "pe-graph", "0", "flagged: uses lib/posenc.SinusoidalGraph"},
+		{"alias-graph", "pe-table", "3", "ok"},
+		{"unsafe-table", "pe-table", "0", "flagged: uses lib/posenc."},
+		// The solution's GrowTable calls the learner's PositionalEncoding:
+		// it uses the table too.
+		{"unsafe-table", "pe-grow", "0", "flagged: uses lib/posenc.Table"},
+		{"unsafe-table", "pe-graph", "2", "ok"},
+		{"method-value", "pe-grow", "0", "flagged: uses lib/posenc."},
+	} {
+		r := rows[tc.learner+"/"+tc.exercise]
+		if r == nil || r[2] != tc.points || !strings.HasPrefix(r[4], tc.status) {
+			t.Errorf("%s/%s: %v; want %s points, status %q", tc.learner, tc.exercise, r, tc.points, tc.status)
+		}
+	}
+}

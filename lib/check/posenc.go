@@ -142,7 +142,7 @@ var peSpec = Register(&Exercise[func(int, int, float64) [][]float64, PEIn, [][]f
 	Compare:   comparePE(tol),
 	Hints:     peHints(),
 	Deny: []string{"lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal", "lib/posenc.SinusoidalGraph",
-		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable"},
+		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.sinusoidalRow"},
 })
 
 // PositionalEncoding checks the learner's PositionalEncoding: the
@@ -163,7 +163,7 @@ var peGraphSpec = Register(&Exercise[peGraphFunc, PEIn, [][]float64]{
 	Compare:   comparePE(1e-4), // float32 sin/cos of angles up to ~50 rad
 	Hints:     peHints(),
 	Deny: []string{"lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal", "lib/posenc.SinusoidalGraph",
-		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable"},
+		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.sinusoidalRow"},
 })
 
 // PositionalEncodingGraph checks the learner's PositionalEncodingGraph:
@@ -380,7 +380,8 @@ var growSpec = Register(&Exercise[func([][]float64, int, int, float64) [][]float
 		{Name: "off-by-one", Message: "the table must have exactly max(len(table), n) rows",
 			Detect: func(in GrowIn, got [][]float64) bool { return absInt(len(got)-max(len(in.Table), in.N)) == 1 }},
 	},
-	Deny: []string{"lib/posenc.NewTable", "lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal"},
+	Deny: []string{"lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal",
+		"lib/posenc.sinusoidalRow"},
 })
 
 // GrowTable checks the learner's GrowTable: the sinusoidal table extended
