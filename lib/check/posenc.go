@@ -503,7 +503,7 @@ var tokenSpec = Register(&Exercise[func([]int, [][]float64, [][]float64, [][]flo
 	},
 	Compare: Both("weights", Matrix(tol), "out", Matrix(tol)),
 	Hints:   tokenHints(),
-	Deny:    []string{"lib/posenc.NewTokenAttention", "lib/posenc.RunInputEmbedding"},
+	Deny:    []string{"lib/posenc.NewTokenAttention", "lib/posenc.TokenAttention", "lib/posenc.RunInputEmbedding"},
 })
 
 // AttentionFromTokens checks the learner's AttentionFromTokens: one
@@ -697,7 +697,7 @@ var learnedSpec = Register(&Exercise[func([][]float64, [][]float64) ([][]float64
 		{Name: "empty", Message: "an empty x is an error too (there is nothing to add positions to)",
 			Detect: func(in LearnedIn, got LearnedOut) bool { return !got.Err && len(in.X) == 0 }},
 	},
-	Deny: []string{"lib/posenc.NewLearned"},
+	Deny: []string{"lib/posenc.NewLearned", "lib/posenc.Learned"},
 })
 
 // AddLearned checks the learner's AddLearned: x + table[:len(x)], with an
