@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,7 +108,6 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	// exercise alone with exactly the declarations it needs, so that a
 	// cell that does not compile costs only the exercises that use it.
 	progs := map[string]string{} // exercise → program
-	denied := map[string]string{}
 	buildOne := func(name string, exs []Exercise) (string, string) {
 		var funcs []string
 		for _, e := range exs {
@@ -121,21 +121,20 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	}
 	if len(ready) > 1 {
 		if prog, msg := buildOne("all", ready); msg == "" {
-			syms, err := symbols(prog)
-			for _, e := range ready {
-				switch {
-				case err != nil:
-					denied[e.ID] = "?"
-				case deniedUse(syms, o.Module, e.Deny) != "":
-					denied[e.ID] = "?" // attribute it below, on the exercise alone
-				default:
-					progs[e.ID] = prog
+			if syms, err := symbols(prog); err == nil {
+				for _, e := range ready {
+					// A denied use is attributed below, on the exercise
+					// alone: the combined program links every exercise's
+					// code.
+					if deniedUse(syms, o.Module, e.Deny) == "" {
+						progs[e.ID] = prog
+					}
 				}
 			}
 		}
 	}
 	for i, e := range a.Exercises {
-		if !slicesContainsID(ready, e.ID) || progs[e.ID] != "" {
+		if !slices.ContainsFunc(ready, func(r Exercise) bool { return r.ID == e.ID }) || progs[e.ID] != "" {
 			continue
 		}
 		prog, msg := buildOne(e.ID, []Exercise{e})
@@ -207,15 +206,6 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	return g
 }
 
-func slicesContainsID(exs []Exercise, id string) bool {
-	for _, e := range exs {
-		if e.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // runResult is what one run of the child gave.
 type runResult struct {
 	results  []byte // what the child wrote on fd 3, at most maxResults
@@ -246,7 +236,8 @@ func runChild(ctx context.Context, prog, id string, inputs []byte, lim sandbox.L
 	var stderr tail
 	sr := sandbox.Run(ctx, sandbox.Command{
 		Args: []string{"/prog", id}, Binds: []sandbox.Bind{{Host: prog, Sandbox: "/prog"}},
-		Env:    []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", o2(lim.Memory))},
+		// GOMEMLIMIT, half the hard limit: the runtime collects before it.
+		Env:    []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory/2)},
 		Limits: lim, NoFork: true, Slot: slot,
 		Stdin: bytes.NewReader(inputs), Stderr: &stderr,
 		ExtraFiles: []*os.File{w},
@@ -262,10 +253,6 @@ func runChild(ctx context.Context, prog, id string, inputs []byte, lim sandbox.L
 	<-copied
 	return runResult{results: results.Bytes(), oversize: oversize, stderr: stderr.String(), timedOut: sr.TimedOut, err: sr.Err}
 }
-
-// o2 is half of the memory limit: the Go runtime's soft limit, so that
-// it collects before the hard limit.
-func o2(memory int64) int64 { return memory / 2 }
 
 // why explains how the child ended, for the feedback, or "".
 func (r runResult) why(lim sandbox.Limits) string {
