@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/lesson"
 )
 
@@ -305,5 +306,44 @@ func TestSolutionsAndExercises(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuildBudget: all the builds of a submission share one time budget
+// (a compile-time bomb is retried exercise by exercise), its end is
+// reported in the learner's terms, and a build stopped by it is not
+// reused for another learner with the same code.
+func TestBuildBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	root := courseRoot(t)
+	if err := sandbox.Check(); err != nil {
+		t.Skip(err)
+	}
+	a, err := LoadAssignment(root, "lessons/exercises/01-scaled-dot-product-attention.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Root: root, Module: module, Timeout: time.Minute, Memory: 1 << 30}
+	tc, err := newToolchain(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.buildTimeout = time.Millisecond
+	data := edit(t, root, solutions, nil)
+	work := t.TempDir() // as Grade's: the slot users (as root) reach the programs
+	os.Chmod(filepath.Dir(work), 0o711)
+	os.Chmod(work, 0o711)
+	g := gradeOne(context.Background(), tc, 0, filepath.Join(work, "a"), Submission{Learner: "a", Data: data}, a, o, Run{Seed: 1})
+	for _, s := range g.Scores {
+		if s.Points != 0 || s.Status != "compile error" || !strings.Contains(s.Details, "took longer than the 1ms a submission's builds get") {
+			t.Errorf("%s: %v points, %q:\n%s", s.Exercise, s.Points, s.Status, s.Details)
+		}
+	}
+	tc.buildTimeout = 5 * time.Minute
+	g = gradeOne(context.Background(), tc, 0, filepath.Join(work, "b"), Submission{Learner: "b", Data: data}, a, o, Run{Seed: 1})
+	if total, max := g.total(); total != float64(max) {
+		t.Errorf("the same code with time to build: %v/%d (a stopped build was reused?)\n%v", total, max, g.Scores)
 	}
 }

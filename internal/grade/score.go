@@ -108,12 +108,14 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	// exercise alone with exactly the declarations it needs, so that a
 	// cell that does not compile costs only the exercises that use it.
 	progs := map[string]string{} // exercise → program
+	bctx, cancel := context.WithTimeout(ctx, tc.buildTimeout)
+	defer cancel()
 	buildOne := func(name string, exs []Exercise) (string, string) {
 		var funcs []string
 		for _, e := range exs {
 			funcs = append(funcs, e.Func)
 		}
-		prog, msg, err := tc.buildCached(ctx, filepath.Join(dir, name), child{learner: program(source.closure(funcs...), parsed), exercises: exs}, byNumber)
+		prog, msg, err := tc.buildCached(bctx, filepath.Join(dir, name), child{learner: program(source.closure(funcs...), parsed), exercises: exs}, byNumber)
 		if err != nil {
 			return "", "the grader could not build the program: " + err.Error()
 		}
