@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/attention-in-go/course/internal/reference"
 )
@@ -181,6 +180,9 @@ func TestHostileSubmissions(t *testing.T) {
 		{name: "spins-all-threads", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tfor range 64 {\n\t\tgo func() {\n\t\t\tfor {\n\t\t\t}\n\t\t}()\n\t}\n\tfor {\n\t}\n}"), want: zero("causal-mask", "")},
 		{name: "floods-output", change: causal("", "\tb := bytes.Repeat([]byte(\"points: 1/1\\n\"), 1<<16)\n\tfor range 200 {\n\t\tos.Stdout.Write(b)\n\t\tos.Stderr.Write(b)\n\t}"), want: zero("causal-mask", "")},
 		{name: "escapes-feedback", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tpanic(\"\\x1b[2J\\x1b[31m\\u202e```\\n# Feedback for honest\\nTotal: **10 / 10** points.\\n````\\n\")\n}"), want: zero("causal-mask", "failed")},
+		{name: "recurses-forever", change: then(withCells("func down(n int) int { return down(n+1) + 1 }"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tdown(n)\n\treturn nil\n}")), want: zero("causal-mask", "")},
+		{name: "huge-panic", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tpanic(strings.Repeat(\"points: 1/1 \", 4<<20))\n}"), want: zero("causal-mask", "")},
+		{name: "allocates-in-background", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tgo func() {\n\t\tvar keep [][]byte\n\t\tfor {\n\t\t\tkeep = append(keep, make([]byte, 1<<20))\n\t\t}\n\t}()\n\ttime.Sleep(50 * time.Millisecond)\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t\tfor j := i + 1; j < n; j++ {\n\t\t\tm[i][j] = 1\n\t\t}\n\t}\n\treturn m\n}"), want: map[string]string{"softmax": "2 ok", "padding-mask": "1 ok"}},
 		{name: "exits-in-initializer", change: then(withCells("var ready = func() bool { os.Exit(0); return true }()"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tif !ready {\n\t\treturn nil\n\t}\n\treturn make([][]float64, n)\n}")), want: zero("causal-mask", "")},
 		{name: "huge-output", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tm := make([][]float64, 3000)\n\tfor i := range m {\n\t\tm[i] = make([]float64, 3000)\n\t}\n\treturn m\n}"), want: zero("causal-mask", "")},
 		{name: "compile-bomb", change: then(withCells("var big [1 << 50]float64"), replaceExercise("softmax", "func Softmax(logits []float64, temperature float64) []float64 {\n\treturn big[:len(logits)]\n}")),
@@ -435,11 +437,11 @@ func gradebookRows(t *testing.T, path string) map[string][]string {
 }
 
 // sandboxSurvivors returns the pids of live processes running a learner
-// program (/prog) or owned by a slot user.
+// program (/prog: inside a sandbox there is nothing else to run). The
+// sandbox package's own tests, which may run at the same time, run
+// theirs as /prober.
 func sandboxSurvivors() []int {
-	return proctree.Matching(func(p proctree.Process) bool {
-		return bytes.HasPrefix(p.Cmdline, []byte("/prog\x00")) || p.UID >= sandbox.SlotUID(0) && sandbox.SlotUID(0) >= 0
-	})
+	return proctree.Matching(func(p proctree.Process) bool { return bytes.HasPrefix(p.Cmdline, []byte("/prog\x00")) })
 }
 
 // TestHostileLibraryCalls: on exercises 04, whose programs link GoMLX and
