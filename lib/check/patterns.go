@@ -253,7 +253,10 @@ var heatmapSpec = Register(&Exercise[heatmapFunc, HeatmapIn, HeatmapOut]{
 		}
 	},
 	Compare: compareHeatmap,
-	Deny:    []string{"lib/seq2seq.AlignmentFigure"},
+	// The solution builds its viz.Heatmap itself (lib/viz draws it); the
+	// library's functions that build an attention heat map from weights
+	// are denied.
+	Deny: []string{"lib/seq2seq.AlignmentFigure", "lib/dates.AlignmentFigure"},
 	Hints: []Hint[HeatmapIn, HeatmapOut]{
 		{Name: "labels-swapped", Message: "Rows label the queries (one per row of w) and Cols the keys (one per column)",
 			Detect: func(in HeatmapIn, got HeatmapOut) bool {
@@ -329,8 +332,11 @@ var localSpec = Register(&Exercise[localFunc, WindowIn, attnOut]{
 			{"one token", windowInFrom(r, 1, 1, intIn(r, 1, 6), intIn(r, 1, 6), intIn(r, 0, 3))},
 		}
 	},
-	// Nothing in the library computes windowed attention.
-	Deny:    []string{},
+	// Nothing in the library computes windowed attention, and the lesson
+	// allows attention.Explain "with a mask of your own": the band mask is
+	// the exercise, so the library's mask constructors are denied (the
+	// look-ahead mask is half of the band).
+	Deny:    []string{"lib/attention.LookAhead", "lib/attention.LookAheadMask", "lib/attention.Padding", "lib/attention.PaddingMask"},
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[WindowIn, attnOut]{
 		{Name: "one-sided", Message: "the window is on both sides: query i sees keys i − window … i + window, not only the past (that is the look-ahead mask)",
@@ -483,8 +489,11 @@ var relativeSpec = Register(&Exercise[relativeFunc, RelativeIn, attnOut]{
 			{"one token", relativeInFrom(r, 1, intIn(r, 1, 5), 2, intIn(r, 0, 3))},
 		}
 	},
-	// Nothing in the library computes relative-position attention.
-	Deny:    []string{},
+	// Nothing in the library computes relative-position attention; its
+	// attention (attention.Explain on the keys shifted by each query's
+	// relative vectors) would compute the rest, which the exercise asks
+	// for in plain Go.
+	Deny:    []string{"lib/attention"},
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[RelativeIn, attnOut]{
 		{Name: "distance-sign", Message: "the distance is j − i (key minus query): row maxDist + (j − i) of rel; you seem to use i − j",

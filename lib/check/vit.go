@@ -126,9 +126,11 @@ var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
 			{"p below 1 (error)", PatchIn{Img: counting(4, 4), P: -intIn(r, 0, 2)}},
 		}
 	},
-	// Nothing in the library cuts patches: lib/shapes.Patches takes the
-	// learner's Patchify as a parameter.
-	Deny:    []string{},
+	// Nothing in the library cuts one image into patches:
+	// lib/shapes.Patches, the only code that applies a patchify, takes the
+	// learner's as a parameter. It is denied so that the exercise's
+	// program never reaches the library's patch pipeline.
+	Deny:    []string{"lib/shapes.Patches"},
 	Compare: comparePatches,
 	Hints: []Hint[PatchIn, PatchOut]{
 		{Name: "column-order", Message: "the patches go row by row over the patch grid: patch r·(W/p) + c is at patch-row r, patch-column c",
@@ -209,8 +211,11 @@ var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]fl
 		{Name: "no-bias", Message: "add the bias b after the projection: patch·W + b", Wrong: patchEmbedVariant(false, false, true)},
 	},
 	// Nothing in the library embeds patches: lib/shapes.ViT takes the
-	// learner's embedding as a parameter.
-	Deny: []string{},
+	// learner's embedding as a parameter (and is not denied: the ViT
+	// exercise's solution calls it through ViTConfig.TrainViT). What is
+	// denied adds position embeddings to a batch of sequences for the
+	// learner: posenc.InputEmbedding (after dividing by √d_model).
+	Deny: []string{"lib/posenc.InputEmbedding"},
 })
 
 // PatchEmbedding checks the learner's PatchEmbedding: patches·W + b, the

@@ -1,7 +1,10 @@
 package check
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/gomlx/core/graph"
@@ -111,4 +114,44 @@ func TestViT(t *testing.T) {
 	expectHints(t, vitSpec, solution, []hintCase[vitFunc]{
 		{"always bar", "chance", func(_, testSet *shapes.Dataset) []int { return make([]int, testSet.Len()) }},
 	})
+}
+
+// TestViTLabelsHidden: the learner's function gets the test images
+// without their labels, in this process and in the grader's child (the
+// inputs WriteInputs sends), and cannot score by returning what it got.
+func TestViTLabelsHidden(t *testing.T) {
+	var got *shapes.Dataset
+	echo := func(_, testSet *shapes.Dataset) []int { got = testSet; return testSet.Labels }
+	if r := vitSpec.Check(echo); r.Points != 0 {
+		t.Errorf("returning the test labels it was given scored %v:\n%s", r.Points, r.Report())
+	}
+	full := vitSpec.Cases()[0].In
+	if got == nil || len(got.Images) != len(full.Test.Images) || len(got.Labels) != len(full.Test.Labels) {
+		t.Fatalf("the learner's function did not get the %d test images", len(full.Test.Images))
+	}
+	zero := func(labels []int) bool { return !slices.ContainsFunc(labels, func(l int) bool { return l != 0 }) }
+	if !zero(got.Labels) {
+		t.Error("the learner's function got the test labels")
+	}
+	if zero(full.Test.Labels) || zero(vitSpec.Reference(full)) {
+		t.Error("the case's own test labels are all 0: the reference and the comparison need the real ones")
+	}
+	var buf bytes.Buffer
+	n, err := vitSpec.WriteInputs(&buf, 7)
+	if err != nil || n == 0 {
+		t.Fatalf("WriteInputs: %d cases, %v", n, err)
+	}
+	dec := gob.NewDecoder(&buf)
+	for i := range n {
+		var in ViTIn
+		if err := dec.Decode(&in); err != nil {
+			t.Fatal(err)
+		}
+		if len(in.Train.Labels) == 0 || zero(in.Train.Labels) {
+			t.Errorf("case %d: the child got no training labels", i)
+		}
+		if len(in.Test.Labels) != len(in.Test.Images) || !zero(in.Test.Labels) {
+			t.Errorf("case %d: the child got the test labels", i)
+		}
+	}
 }
