@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"go/token"
+	"regexp"
+	"strings"
 
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -17,7 +20,9 @@ func exerciseBuilder(b notebook.Builder) notebook.Builder {
 }
 
 func registered(l *lesson.Lesson) ([]lesson.Cell, error) {
-	for _, c := range l.Cells {
+	start := 0 // the first cell of the current exercise's text
+	intro := preamble(l.Cells)
+	for i, c := range l.Cells {
 		id := c.Exercise + c.Check
 		if id == "" {
 			continue
@@ -30,6 +35,62 @@ func registered(l *lesson.Lesson) ([]lesson.Cell, error) {
 			return nil, &lesson.Error{Path: l.Path, Line: c.Line,
 				Msg: fmt.Sprintf("exercise %s: points=%d, but lib/check says %d", id, c.Points, spec.Info().Points)}
 		}
+		if c.Check != "" {
+			if names := unnamedDeny(intro, l.Cells[start:i], spec.Info().Deny); names != nil {
+				return nil, &lesson.Error{Path: l.Path, Line: c.Line,
+					Msg: fmt.Sprintf("exercise %s: lib/check denies %s, which the exercise's text does not name; tell the learner not to call them (the grader gives 0 for a call)", id, strings.Join(names, ", "))}
+			}
+			start = i + 1
+		}
 	}
 	return l.Cells, nil
+}
+
+// preamble returns the Markdown before the lesson's first "## " heading:
+// what it says applies to every exercise.
+func preamble(cells []lesson.Cell) string {
+	var text strings.Builder
+	for _, c := range cells {
+		if c.Kind != lesson.Markdown {
+			continue
+		}
+		for line := range strings.Lines(c.Source) {
+			if strings.HasPrefix(line, "## ") {
+				return text.String()
+			}
+			text.WriteString(line)
+		}
+		text.WriteString("\n")
+	}
+	return text.String()
+}
+
+// unnamedDeny returns the entries of deny that neither intro nor the
+// Markdown of cells names as a learner reads them: "lib/attention" for a package,
+// "attention.LookAhead" for a function or type (unexported names are
+// skipped). A learner who is not told
+// cannot avoid what the grader gives 0 for.
+func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
+	var text strings.Builder
+	text.WriteString(intro + "\n")
+	for _, c := range cells {
+		if c.Kind == lesson.Markdown {
+			text.WriteString(c.Source + "\n")
+		}
+	}
+	var missing []string
+	for _, d := range deny {
+		name := d
+		if _, sym, ok := strings.Cut(d, "."); ok {
+			if !token.IsExported(sym) {
+				continue // only a hostile program reaches it (go:linkname)
+			}
+			pkg := d[:len(d)-len(sym)-1]
+			name = pkg[strings.LastIndex(pkg, "/")+1:] + "." + sym
+		}
+		if !regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(text.String()) {
+			missing = append(missing, name)
+		}
+	}
+	return missing
 }

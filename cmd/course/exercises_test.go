@@ -1,0 +1,51 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/attention-in-go/course/internal/lesson"
+)
+
+func TestUnnamedDeny(t *testing.T) {
+	code := func(s string) lesson.Cell { return lesson.Cell{Kind: lesson.Code, Source: s} }
+	tests := []struct {
+		name  string
+		intro string
+		cells []lesson.Cell
+		deny  []string
+		want  []string
+	}{
+		{"package named", "", []lesson.Cell{md("Do not use `lib/attention` here.")}, []string{"lib/attention"}, nil},
+		{"function named", "", []lesson.Cell{md("not `attention.LookAhead`")}, []string{"lib/attention.LookAhead"}, nil},
+		{"intro counts", "Do not call `lib/data`.", []lesson.Cell{md("Pad it.")}, []string{"lib/data"}, nil},
+		{"a longer name is another name", "", []lesson.Cell{md("not `attention.LookAheadMask`")},
+			[]string{"lib/attention.LookAhead"}, []string{"attention.LookAhead"}},
+		{"a qualified name is another name", "", []lesson.Cell{md("not `seq2seq.dates.AlignmentFigure`")},
+			[]string{"lib/dates.AlignmentFigure"}, []string{"dates.AlignmentFigure"}},
+		{"code does not tell", "", []lesson.Cell{md("Write it."), code("// do not call attention.Explain")},
+			[]string{"lib/attention.Explain"}, []string{"attention.Explain"}},
+		{"the package is not its function", "", []lesson.Cell{md("not `attention.Explain`")},
+			[]string{"lib/attention"}, []string{"lib/attention"}},
+		{"unexported skipped", "", []lesson.Cell{md("Write it.")}, []string{"lib/posenc.sinusoidalRow"}, nil},
+		{"all missing listed", "", []lesson.Cell{md("not `text.Pad`")},
+			[]string{"lib/data", "lib/text.Pad", "lib/text.Vocab"}, []string{"lib/data", "text.Vocab"}},
+	}
+	for _, tt := range tests {
+		if got := unnamedDeny(tt.intro, tt.cells, tt.deny); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: unnamedDeny = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestPreambleStopsAtFirstSection(t *testing.T) {
+	cells := []lesson.Cell{md("# Title\n\nDo not call `lib/data`.\n\n## Exercise 1\n\nDo not call `text.Pad`."), md("## Exercise 2")}
+	got := preamble(cells)
+	if !strings.Contains(got, "lib/data") || strings.Contains(got, "text.Pad") {
+		t.Errorf("preamble = %q: want the text before the first \"## \" only", got)
+	}
+}
+
+// md is a Markdown cell.
+func md(s string) lesson.Cell { return lesson.Cell{Kind: lesson.Markdown, Source: s} }
