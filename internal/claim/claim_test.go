@@ -1,0 +1,154 @@
+package claim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestNumbers(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []Range
+	}{
+		{"50.7%", []Range{{50.7, 50.7, 0.05}}},
+		{"26–37 s", []Range{{26, 37, 0.5}}},
+		{"10-30 s", []Range{{10, 30, 0.5}}}, // a hyphen between digits is not a minus
+		{"= −0.200", []Range{{-0.2, -0.2, 0.0005}}},
+		{"(-1.013)", []Range{{-1.013, -1.013, 0.0005}}},
+		{"16 493 parameters", []Range{{16493, 16493, 0.5}}},
+		{"| 100% | 94.8% |", []Range{{100, 100, 0.5}, {94.8, 94.8, 0.05}}},
+		{"no number", nil},
+		{"24,034,304 parameters", []Range{{24034304, 24034304, 0.5}}},
+		{"18.9 million", []Range{{18.9e6, 18.9e6, 0.05e6}}},
+		{"1, 2, 20", []Range{{1, 1, 0.5}, {2, 2, 0.5}, {20, 20, 0.5}}},
+	}
+	for _, tt := range tests {
+		got := Numbers(tt.in)
+		if len(got) != len(tt.want) {
+			t.Errorf("Numbers(%q) = %v, want %v", tt.in, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i].Lo-tt.want[i].Lo) > 1e-12 || math.Abs(got[i].Hi-tt.want[i].Hi) > 1e-12 || math.Abs(got[i].Half-tt.want[i].Half) > 1e-12 {
+				t.Errorf("Numbers(%q)[%d] = %v, want %v", tt.in, i, got[i], tt.want[i])
+			}
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{`50.7% ~ /x/`, "want \"TEXT\""},
+		{`"about half" given`, "has no number"},
+		{`"3.8 s" quoted`, "say whom"},
+		{`"0.1" given extra`, "nothing may follow"},
+		{`"64 %" = 100*(1 - 0.73/2) ±0.1`, "= 63.5"},
+		{`"64 %" = 100*(1 - 0.5/2)`, "which the text does not state"},
+		{`"50.7% and 99.9%" ~ /(\d+)%/`, "2 numbers and the expressions capture 1"},
+		{`"50.7% and 99.9%" ~ /(\d+)% (\d+)% (\d+)%/`, "2 numbers and the expressions capture 3"},
+		{`"50.7%" ~ /(/`, "missing closing"},
+		{`"50.7%" ~ length 12`, "want /REGEXP/ or notebook"},
+		{`"50.7%" ~ /x/ ×0.5`, "f ≥ 1"},
+		{`"1 s" = ln(x)`, "cannot evaluate"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.line)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%s) = %v, want an error with %q", tt.line, err, tt.want)
+		}
+	}
+}
+
+func TestArithmetic(t *testing.T) {
+	for _, line := range []string{`"64 %" = 100*(1 - 0.72/2)`, `"1 − 0.72/2 ≈ 64 %" = 100*(1 - 0.72/2)`, `"1.95" = ln(7)`, `"0.35" = 0.5*ln(2)`, `"0.83" = pow(10000, -2/100.0)`, `"≈ 0.14" = 1/7.0`} {
+		if _, err := Parse(line); err != nil {
+			t.Errorf("Parse(%s): %v", line, err)
+		}
+	}
+	// The slip of lesson 8: guessing on half the reviews is not a loss of 0.5.
+	if _, err := Parse(`"0.5" = 0.5*ln(2) ±0.05`); err == nil {
+		t.Error("0.5 = 0.5·ln 2 passed")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	printed := "length  2: 100.0% 100.0%\nlength 12:  50.7%  99.9%\nno attention trained in 31.2 s\nattention (trained in 1m21.5s)\n"
+	tests := []struct {
+		line    string
+		seconds float64
+		want    string // "" for a pass, else part of the error
+	}{
+		{`"50.7%" ~ /length 12: +([\d.]+)%/`, 0, ""},
+		{`"50.8%" ~ /length 12: +([\d.]+)%/`, 0, "the text says 50.8, the notebook computed 50.7"},
+		{`"51%" ~ /length 12: +([\d.]+)%/`, 0, ""}, // 50.7 rounds to 51
+		{`"52%" ~ /length 12: +([\d.]+)%/ ±1`, 0, "computed 50.7"},
+		{`"52%" ~ /length 12: +([\d.]+)%/ ±2`, 0, ""},
+		{`"50.7% and 99.9%" ~ /length 12: +([\d.]+)% +([\d.]+)%/`, 0, ""},
+		{`"99.9% and 50.7%" ~ /length 12: +([\d.]+)% +([\d.]+)%/`, 0, "says 99.9"},
+		{`"31.2 s for 50.7%" ~ /trained in ([\d.]+) s/ /length 12: +([\d.]+)%/`, 0, ""},
+		{`"between 50–100%" ~ /length 12: +([\d.]+)% +([\d.]+)%/`, 0, ""},
+		{`"between 60–100%" ~ /length 12: +([\d.]+)% +([\d.]+)%/`, 0, "the text says 60–100, the notebook computed 50.7"},
+		{`"31.2 s for 50.7%" ~ /trained in ([\d.]+) s/ /length 12: +[\d.]+% +([\d.]+)%/`, 0, "says 50.7, the notebook computed 99.9"},
+		{`"26–37 s" ~ /trained in ([\d.]+) s/`, 0, ""},
+		{`"26–30 s" ~ /trained in ([\d.]+) s/`, 0, "says 26–30"},
+		{`"16–20 s" ~ /trained in ([\d.]+) s/ ×2`, 0, ""},
+		{`"16–20 s" ~ /trained in ([\d.]+) s/ ×1.5`, 0, "tolerance ×1.5"},
+		{`"50.7%" ~ /length 13: +([\d.]+)%/`, 0, "printed nothing that matches"},
+		{`"135–145 s" ~ notebook ×1.5`, 100, ""},
+		{`"135–145 s" ~ notebook ×1.5`, 80, "computed 80"},
+		{`"28.4" quoted Vaswani et al.`, 0, ""},
+		{`"60–90 s" ~ /\(trained in (\S+)\)/`, 0, ""},
+		{`"60–80 s" ~ /\(trained in (\S+)\)/`, 0, "computed 81.5"},
+		{`"below 51%" ~ /length 12: +([\d.]+)%/`, 0, ""},
+		{`"below 50.6%" ~ /length 12: +([\d.]+)%/`, 0, "says below 50.6%, the notebook computed 50.7"},
+		{`"at least 50.7%" ~ /length 12: +([\d.]+)%/`, 0, ""},
+		{`"at least 50.8%" ~ /length 12: +([\d.]+)%/`, 0, "computed 50.7"},
+		{`"at least 51.5%" ~ /length 12: +([\d.]+)%/ ±1`, 0, ""},
+		{`"at least 51.8%" ~ /length 12: +([\d.]+)%/ ±1`, 0, "computed 50.7"},
+		{`"1–2 minutes" ~ notebook`, 100, ""},
+		{`"under 2 minutes" ~ notebook`, 125, "the text says under 2 minutes, the notebook computed 2.08"},
+		{`"under 2 minutes" ~ notebook ×2`, 230, ""},
+		{`"under 2 minutes" ~ notebook ×2`, 250, "computed 4.16667"},
+		{`"1–2 minutes" ~ notebook`, 160, "computed 2.66667"},
+	}
+	for _, tt := range tests {
+		c, err := Parse(tt.line)
+		if err != nil {
+			t.Errorf("Parse(%s): %v", tt.line, err)
+			continue
+		}
+		err = c.Check(printed, tt.seconds)
+		if got := fmt.Sprint(err); (tt.want == "") != (err == nil) || err != nil && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: Check = %v, want %q", tt.line, err, tt.want)
+		}
+	}
+}
+
+func TestUnclaimed(t *testing.T) {
+	md := "Training took 26–37 s; without attention 50.7% at length 12 (600 steps, σ = 0.1).\n" +
+		"PyTorch 1.13 agrees. See `x := 0.5` and $e^{0.25}$, W_1.5, §3.1, [a](http://x/1.2).\n" +
+		"<!-- 9.9 -->\n```text\n3.14\n```\nIt costs 43 ms, about a minute; in 2–3 minutes.\n"
+	claims := mustBlock(t, `"26–37 s" ~ /trained in ([\d.]+) s/ ×2`, `"σ = 0.1" given`, `"stale 1.0" given`, `"2–3 minutes" ~ notebook`)
+	figures, stale := Unclaimed(md, claims)
+	if want := []string{"50.7%", "1.13", "43 ms", "a minute (state it in digits)"}; !slices.Equal(figures, want) {
+		t.Errorf("figures = %q, want %q", figures, want)
+	}
+	if len(stale) != 1 || stale[0].Text != "stale 1.0" {
+		t.Errorf("stale = %v, want the claim on \"stale 1.0\"", stale)
+	}
+	if d := Describe(figures, stale); !strings.Contains(d, `"50.7%"`) || !strings.Contains(d, `does not contain "stale 1.0"`) {
+		t.Errorf("Describe = %q", d)
+	}
+}
+
+func mustBlock(t *testing.T, lines ...string) []Claim {
+	t.Helper()
+	cs, err := Block(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}

@@ -1,0 +1,117 @@
+package claim
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// figureRE matches what reads as a figure: a number with a unit of
+// percent or time ("50.7%", "26–37 s", "43 ms", "3 min"), or a decimal
+// ("0.97", "3.8"). Integers without a unit are counts and settings (600
+// steps, 12 digits) and are not figures.
+var figureRE = regexp.MustCompile(`(?:` + numberRE.String() + `)(?:\s?(?:%|ms\b|s\b|min\b|minutes?\b|seconds?\b))?`)
+
+var unitRE = regexp.MustCompile(`(%|s|min|minutes?|seconds?)$`)
+
+// notProse matches what is not prose: fenced blocks, inline code, display
+// and inline math, HTML comments, link targets and image sources.
+var notProse = regexp.MustCompile("(?s)(```.*?```|~~~.*?~~~|`[^`\n]*`|\\$\\$.*?\\$\\$|\\$[^$\n]+\\$|<!--.*?-->|\\]\\([^)\n]*\\))")
+
+// Unclaimed returns the figures of the Markdown md that no claim covers (a
+// figure is covered when it lies inside an occurrence of a claim's text,
+// white space matching any white space),
+// and the claims whose text md does not contain.
+func Unclaimed(md string, claims []Claim) (figures []string, stale []Claim) {
+	md = strings.Join(strings.Fields(md), " ") // a claim's text may span lines
+	var covered [][2]int
+	for _, c := range claims {
+		found := false
+		for i := 0; ; {
+			j := strings.Index(md[i:], c.Text)
+			if j < 0 {
+				break
+			}
+			found = true
+			covered = append(covered, [2]int{i + j, i + j + len(c.Text)})
+			i += j + len(c.Text)
+		}
+		if !found {
+			stale = append(stale, c)
+		}
+	}
+	var skip [][2]int
+	for _, s := range notProse.FindAllStringIndex(md, -1) {
+		skip = append(skip, [2]int{s[0], s[1]})
+	}
+	inside := func(spans [][2]int, a, b int) bool {
+		for _, s := range spans {
+			if s[0] <= a && b <= s[1] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range figureRE.FindAllStringIndex(md, -1) {
+		a, b := m[0], m[1]
+		text := md[a:b]
+		if !strings.Contains(text, ".") && !unitRE.MatchString(text) {
+			continue // an integer without a unit
+		}
+		if r, _ := utf8.DecodeLastRuneInString(md[:a]); a > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '§' || r == '^' || r == '/') {
+			continue // part of a name (W_1, GRU64), a section (§3.1), a version or a path
+		}
+		if r, _ := utf8.DecodeRuneInString(md[b:]); b < len(md) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
+			continue // "2D", "10x", "1st"
+		}
+		if inside(skip, a, b) || inside(covered, a, b) {
+			continue
+		}
+		figures = append(figures, strings.TrimSpace(text))
+	}
+	for _, m := range minuteRE.FindAllStringIndex(md, -1) {
+		if !inside(skip, m[0], m[1]) && !inside(covered, m[0], m[1]) {
+			figures = append(figures, md[m[0]:m[1]]+" (state it in digits)")
+		}
+	}
+	return figures, stale
+}
+
+// minuteRE finds times written in words ("about a minute and a half"),
+// which must be stated in digits so that they can be checked.
+var minuteRE = regexp.MustCompile(`\b(?:[a-z]+ )?minutes?\b`)
+
+// Block returns the claims of a ```claims block's lines (blank lines and
+// lines starting with # are skipped).
+func Block(lines []string) ([]Claim, error) {
+	var out []Claim
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		c, err := Parse(l)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Describe says what is wrong with the figures and stale claims of a
+// Markdown cell, for a build error; "" if nothing is.
+func Describe(figures []string, stale []Claim) string {
+	var b strings.Builder
+	if len(figures) > 0 {
+		fmt.Fprintf(&b, "figures without a claim: %q; add a line to a ```claims block after them: \"TEXT\" ~ /REGEXP/ (the notebook prints it), ~ notebook (its run time), = EXPR, quoted SOURCE or given", figures)
+	}
+	for _, c := range stale {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "claim %q: the cell's text does not contain %q", c.Line, c.Text)
+	}
+	return b.String()
+}
