@@ -42,6 +42,11 @@ checked against their lib/check reports: every check cell must print its
 "points: X/Y" line, and in a solution notebook X must equal Y. In an
 exercise notebook the stubs panic with "TODO"; the checks catch the panic
 and report "not done yet", which is expected and does not fail the run.
+The figures a lesson's text states are held to what the notebook computed:
+each line of its "claims" blocks (see internal/claim) is checked against
+what the executed notebook printed, or its run time, and a claim that no
+longer holds fails the notebook ("text before In[n]"). Exercise notebooks
+are not checked; their stubs compute nothing.
 Run fails if a notebook fails, times out or cannot be executed. The
 executed notebooks are thrown away unless -keep says where to write them.
 
@@ -327,6 +332,7 @@ func (res result) report(w io.Writer, name string) bool {
 		if f := notebook.Flavour(res.nb); f != "" {
 			failures = append(failures, notebook.CheckFailures(res.nb, f == "solution")...)
 		}
+		failures = append(failures, notebook.ClaimFailures(res.nb, res.elapsed.Seconds())...)
 		slices.SortFunc(failures, func(a, b notebook.Failure) int { return a.Cell - b.Cell })
 	}
 	if res.err == nil && len(failures) == 0 {
@@ -335,14 +341,29 @@ func (res result) report(w io.Writer, name string) bool {
 	}
 	fmt.Fprintf(w, "FAIL %s  %s", name, secs)
 	if res.nb != nil {
-		fmt.Fprintf(w, "  %d of %d cells failed", len(failures), res.nb.CodeCells())
+		claims := 0
+		for _, f := range failures {
+			if res.nb.Cells[f.Index].Type == notebook.Markdown {
+				claims++
+			}
+		}
+		if cells := len(failures) - claims; cells > 0 || claims == 0 {
+			fmt.Fprintf(w, "  %d of %d cells failed", cells, res.nb.CodeCells())
+		}
+		if claims > 0 {
+			fmt.Fprintf(w, "  %d claims of the text do not hold", claims)
+		}
 	}
 	fmt.Fprintln(w)
 	if res.err != nil {
 		fmt.Fprintf(w, "  %v\n", res.err)
 	}
 	for _, f := range failures {
-		fmt.Fprintf(w, "  cell In[%d]: %s\n", f.Cell, f.FirstLine())
+		if res.nb.Cells[f.Index].Type == notebook.Markdown {
+			fmt.Fprintf(w, "  text before In[%d]: %s\n", f.Cell, f.FirstLine())
+		} else {
+			fmt.Fprintf(w, "  cell In[%d]: %s\n", f.Cell, f.FirstLine())
+		}
 		for _, line := range limitLines(f.Text, failureLines) {
 			fmt.Fprintf(w, "      %s\n", line)
 		}

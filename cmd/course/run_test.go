@@ -27,6 +27,10 @@ func TestReport(t *testing.T) {
 			{Type: notebook.DisplayData, Data: map[string]string{"image/png": "iVBOR"}},
 		}},
 	}}
+	drifted := &notebook.Notebook{Cells: []notebook.Cell{
+		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Metadata: map[string]any{"course": map[string]any{"claims": []any{`"50.7%" ~ /accuracy ([\d.]+)%/`}}}},
+		{Type: notebook.Code, Source: "%%\nrun()", Outputs: []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "accuracy 48.2%\n"}}},
+	}}
 	tests := []struct {
 		name   string
 		res    result
@@ -53,6 +57,15 @@ func TestReport(t *testing.T) {
 				`  cell In\[11\]: import "log"`,
 				`  cell In\[12\]: var m map\[string\]int`,
 				`  cell In\[13\]: func f\(\) int \{ return "x" \}`,
+			},
+		},
+		{
+			name: "a claim of the text drifted",
+			res:  result{elapsed: 2 * time.Second, nb: drifted},
+			want: []string{
+				`FAIL notebooks/x\.ipynb  2\.0s  1 claims of the text do not hold`,
+				`  text before In\[1\]: # T`,
+				`      claim "50\.7%" ~ /accuracy \(\[\\d\.\]\+\)%/: the text says 50\.7, the notebook computed 48\.2 \(tolerance as rounded\)`,
 			},
 		},
 		{

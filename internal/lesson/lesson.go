@@ -11,6 +11,9 @@
 //   - A block whose info string is "go exercise=ID points=N" or
 //     "go check=ID" is a code cell too: an exercise or its check (see
 //     [Exercise] and [Solution]).
+//   - A block whose info string is "claims" says where the figures of the
+//     Markdown before it come from (see package claim); it is removed
+//     from the Markdown and kept in the cell's Claims.
 //   - Everything else is Markdown. Contiguous Markdown becomes one Markdown
 //     cell, split before every "# " and "## " heading so that each section
 //     starts a new cell. Blank lines around a cell are trimmed and empty
@@ -34,6 +37,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/attention-in-go/course/internal/claim"
 )
 
 // Kind is the kind of a cell: Markdown or Code.
@@ -59,6 +64,10 @@ type Cell struct {
 	Exercise string
 	Points   int
 	Check    string
+	// Claims are the claims of a Markdown cell's figures, from the
+	// ```claims blocks within it (which are not part of Source); see
+	// package claim.
+	Claims []claim.Claim
 }
 
 // Lesson is a parsed lesson source.

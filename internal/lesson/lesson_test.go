@@ -179,6 +179,8 @@ func TestParseErrors(t *testing.T) {
 		{"missing title", "## Only a section\n\n```go\nx\n```\n", 0, "no title"},
 		{"title only inside a fence", "```text\n# Not a title\n```\n", 0, "no title"},
 		{"invalid UTF-8", "# T\nok\nbad \xff byte\n", 3, "invalid UTF-8"},
+		{"claims after code", "# T\n\n```go\nx\n```\n```claims\n\"1.5\" given\n```\n", 6, "must follow the Markdown"},
+		{"bad claim", "# T\n\nIt is 1.5.\n\n```claims\n\"1.5\" ~ 1.5\n```\n", 5, "want /REGEXP/ or notebook"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,6 +196,19 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error %q does not start with the file name", err)
 			}
 		})
+	}
+}
+
+// TestParseClaims: a ```claims block leaves the Markdown and joins the
+// cell it follows, whose text goes on after it.
+func TestParseClaims(t *testing.T) {
+	l, err := Parse("lessons/01-x.md", []byte("# T\n\nIt took 3.8 s.\n\n```claims\n# where it comes from\n\"3.8 s\" ~ /in ([\\d.]+) s/ ×2\n```\n\nMore text.\n\n```go\nx\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Cells[0]
+	if c.Kind != Markdown || c.Source != "# T\n\nIt took 3.8 s.\n\n\nMore text." || len(c.Claims) != 1 || c.Claims[0].Text != "3.8 s" || c.Claims[0].Tol.Factor != 2 {
+		t.Errorf("cell = %+v, want the Markdown without the block and its one claim", c)
 	}
 }
 

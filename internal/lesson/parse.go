@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/attention-in-go/course/internal/claim"
 )
 
 // normalize checks that src is UTF-8 and returns it as a string with a
@@ -114,9 +116,10 @@ type parser struct {
 	md     []string // pending Markdown lines
 	mdLine int      // line number of md[0]
 
-	open *fence   // the fenced block being read, if any
-	code []string // content of the open block, if it is a code cell
-	err  error    // the first error found
+	open   *fence        // the fenced block being read, if any
+	code   []string      // content of the open block, if it is a code cell or claims
+	claims []claim.Claim // claims of the pending Markdown
+	err    error         // the first error found
 }
 
 // parseCells splits a normalised source into cells and finds its title.
@@ -141,7 +144,16 @@ func parseCells(name, text string) ([]Cell, string, error) {
 func (p *parser) line(line string, lineNo int) {
 	switch {
 	case p.open != nil && p.open.closes(line):
-		if p.open.isCode() {
+		if p.open.info == "claims" {
+			cs, err := claim.Block(p.code)
+			if err != nil && p.err == nil {
+				p.err = &Error{Path: p.name, Line: p.open.line, Msg: err.Error()}
+			}
+			if len(p.md) == 0 && p.err == nil {
+				p.err = &Error{Path: p.name, Line: p.open.line, Msg: "a ```claims block must follow the Markdown whose figures it claims, in the same section"}
+			}
+			p.claims = append(p.claims, cs...)
+		} else if p.open.isCode() {
 			c := Cell{Kind: Code, Source: strings.Join(p.code, "\n"), Line: p.open.line}
 			if err := parseAttributes(p.name, *p.open, &c); err != nil && p.err == nil {
 				p.err = err
@@ -152,7 +164,7 @@ func (p *parser) line(line string, lineNo int) {
 		}
 		p.open, p.code = nil, nil
 	case p.open != nil:
-		if p.open.isCode() {
+		if p.open.isCode() || p.open.info == "claims" {
 			p.code = append(p.code, p.open.unindent(line))
 		} else {
 			p.addMarkdown(line, lineNo)
@@ -160,7 +172,9 @@ func (p *parser) line(line string, lineNo int) {
 	default:
 		if f, ok := openingFence(line, lineNo); ok {
 			p.open = &f
-			if f.isCode() {
+			if f.info == "claims" {
+				p.code = []string{}
+			} else if f.isCode() {
 				p.flushMarkdown()
 				p.code = []string{}
 			} else {
@@ -188,8 +202,8 @@ func (p *parser) addMarkdown(line string, lineNo int) {
 // flushMarkdown turns the pending Markdown lines into a cell, trimming blank
 // lines around it and dropping it if nothing is left.
 func (p *parser) flushMarkdown() {
-	lines, start := p.md, p.mdLine
-	p.md = nil
+	lines, start, claims := p.md, p.mdLine, p.claims
+	p.md, p.claims = nil, nil
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
 		lines = lines[1:]
 		start++
@@ -200,5 +214,5 @@ func (p *parser) flushMarkdown() {
 	if len(lines) == 0 {
 		return
 	}
-	p.cells = append(p.cells, Cell{Kind: Markdown, Source: strings.Join(lines, "\n"), Line: start})
+	p.cells = append(p.cells, Cell{Kind: Markdown, Source: strings.Join(lines, "\n"), Line: start, Claims: claims})
 }

@@ -32,13 +32,13 @@ type Builder struct {
 // cell metadata {"course": {"exercise": ID, "points": N}} or {"course":
 // {"check": ID}}.
 var (
-	Exercises = Builder{Transforms: []lesson.Transform{lesson.InsertSetup, lesson.Exercise}, Flavour: "exercise"}
-	Solutions = Builder{Transforms: []lesson.Transform{lesson.InsertSetup, lesson.Solution}, Flavour: "solution"}
+	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: "exercise"}
+	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: "solution"}
 )
 
 // Default is the Builder of the notebooks in notebooks/: the lesson's cells
 // with the setup cell after the title.
-var Default = Builder{Transforms: []lesson.Transform{lesson.InsertSetup}}
+var Default = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup}}
 
 // Build returns the notebook for l. Cell ids are derived from the lesson's
 // slug and each cell's type and source (see [CellID]), so they are stable
@@ -60,6 +60,12 @@ func (b Builder) Build(l *lesson.Lesson) (*Notebook, error) {
 			c.Metadata["course"] = map[string]any{"exercise": lc.Exercise, "points": lc.Points}
 		case lc.Check != "":
 			c.Metadata["course"] = map[string]any{"check": lc.Check}
+		case len(lc.Claims) > 0:
+			lines := make([]any, len(lc.Claims))
+			for i, cl := range lc.Claims {
+				lines[i] = cl.Line
+			}
+			c.Metadata["course"] = map[string]any{"claims": lines}
 		}
 		id := CellID(l.Slug, c.Type, c.Source)
 		ids[id]++

@@ -1,0 +1,70 @@
+package notebook
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/attention-in-go/course/internal/claim"
+)
+
+// tagRE matches an HTML tag.
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// ClaimFailures checks the claims of an executed notebook's Markdown cells
+// (metadata course.claims, see package claim) against what its code cells
+// printed (stdout, and the text of its displayed HTML, Markdown or plain
+// text) and its run time in seconds. An exercise notebook is not
+// checked: its stubs compute nothing. A failure names the Markdown cell by
+// the code cell after it.
+func ClaimFailures(nb *Notebook, seconds float64) []Failure {
+	if Flavour(nb) == "exercise" {
+		return nil
+	}
+	var printed strings.Builder
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			switch o.Type {
+			case Stream:
+				if o.Name == "stdout" {
+					printed.WriteString(o.Text)
+				}
+			case DisplayData, ExecuteResult:
+				if t, ok := o.Data["text/html"]; ok {
+					// A training's progress line: <pre>…</pre> and an image.
+					printed.WriteString(html.UnescapeString(tagRE.ReplaceAllString(t, "")) + "\n")
+					continue
+				}
+				for _, mime := range []string{"text/plain", "text/markdown"} {
+					if t, ok := o.Data[mime]; ok {
+						printed.WriteString(t + "\n")
+						break
+					}
+				}
+			}
+		}
+	}
+	var out []Failure
+	n := 0
+	for i, c := range nb.Cells {
+		if c.Type == Code {
+			n++
+			continue
+		}
+		meta, _ := c.Metadata["course"].(map[string]any)
+		lines, _ := meta["claims"].([]any)
+		for _, l := range lines {
+			line, _ := l.(string)
+			cl, err := claim.Parse(line)
+			if err == nil {
+				err = cl.Check(printed.String(), seconds)
+			}
+			if err != nil {
+				out = append(out, Failure{Cell: n + 1, Index: i, Source: c.Source,
+					Text: fmt.Sprintf("claim %s: %v", line, err)})
+			}
+		}
+	}
+	return out
+}
