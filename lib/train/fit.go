@@ -161,9 +161,10 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // Fit trains m from scratch on data for cfg.Steps steps with Adam and the
 // loss, showing progress, and returns the trained model. With cfg.Name set
-// it first deletes any checkpoint of that name and at the end saves the
-// weights and the history there, for [Load]. Re-running a cell that calls
-// Fit therefore retrains.
+// it saves the weights and the history under that name, for [Load],
+// replacing the checkpoint of an earlier training only once the new one is
+// written: re-running a cell that calls Fit retrains, and a training that
+// fails or is interrupted leaves the earlier model in place.
 //
 // Introduced in lesson 06.
 func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
@@ -184,9 +185,6 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	if cfg.Name != "" {
 		if dir, err = Dir(cfg.Name); err != nil {
 			return nil, err
-		}
-		if err := os.RemoveAll(dir); err != nil {
-			return nil, fmt.Errorf("train.Fit: removing the old checkpoint: %w", err)
 		}
 	}
 	name := cfg.Label
@@ -232,14 +230,44 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	prog.end(hist)
 	t := &Trained{Store: store, History: hist}
 	if dir != "" {
-		if err := save(store, dir); err != nil {
-			return nil, err
-		}
-		if err := SaveHistory(hist, cfg.Name); err != nil {
+		if err := replace(dir, func(tmp string) error {
+			if err := save(store, tmp); err != nil {
+				return err
+			}
+			return writeHistory(hist, tmp)
+		}); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// replace writes a new checkpoint folder dir with write, into a sibling
+// folder first, and only then puts it in the place of the old one: a
+// training that fails, diverges or is interrupted leaves the model saved
+// before it, and a reader never sees a folder half written.
+func replace(dir string, write func(tmp string) error) error {
+	parent, name := filepath.Split(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+name+".new-")
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	defer os.RemoveAll(tmp) // gone after the rename; left over after an error
+	if err := write(tmp); err != nil {
+		return err
+	}
+	old := tmp + ".old"
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("train: moving the previous checkpoint aside: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		_ = os.Rename(old, dir) // put the previous one back, if there was one
+		return fmt.Errorf("train: saving the checkpoint: %w", err)
+	}
+	return os.RemoveAll(old)
 }
 
 // newStore returns an empty store whose initialisers draw from seed.
@@ -289,11 +317,32 @@ func SaveHistory(h *History, name string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	return writeHistory(h, dir)
+}
+
+// writeHistory writes h as dir/history.json, through a temporary file
+// renamed into place.
+func writeHistory(h *History, dir string) error {
 	b, err := json.MarshalIndent(h, "", " ")
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	return os.WriteFile(filepath.Join(dir, "history.json"), b, 0o644)
+	f, err := os.CreateTemp(dir, ".history-*.json")
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return os.Rename(f.Name(), filepath.Join(dir, "history.json"))
 }
 
 // ErrNotTrained is returned by [Load] when no checkpoint of that name

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -328,5 +329,49 @@ func TestFitStopsOnDivergence(t *testing.T) {
 	_, err := Fit(Config{Steps: 200, BatchSize: 8, LearningRate: 1e9, Seed: 1, Quiet: true}, mlp, bce, xorData())
 	if err == nil || !strings.HasPrefix(err.Error(), "train.Fit: the loss became") || !strings.HasSuffix(err.Error(), "lower the learning rate") {
 		t.Errorf("Fit with learning rate 1e9: error %v, want \"train.Fit: the loss became … lower the learning rate\"", err)
+	}
+}
+
+// TestFailedRetrainingKeepsTheModel: retraining under a name that already
+// holds a model replaces it only once the new one is saved; a training
+// that diverges leaves the earlier model loadable, and no half-written
+// folder behind.
+func TestFailedRetrainingKeepsTheModel(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("COURSE_CACHE", cache)
+	cfg := Config{Name: "xor-keep", Steps: 300, BatchSize: 16, LearningRate: 0.05, Seed: 3, Quiet: true}
+	tr, err := Fit(cfg, mlp, bce, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := predictXOR(t, tr)
+	bad := cfg
+	bad.LearningRate, bad.Steps = 1e9, 200
+	if _, err := Fit(bad, mlp, bce, xorData()); err == nil {
+		t.Fatal("a learning rate of 1e9 trained without error")
+	}
+	loaded, err := Load("xor-keep")
+	if err != nil {
+		t.Fatalf("after a failed retraining: %v", err)
+	}
+	if len(loaded.History.Loss) != 300 || !slices.Equal(predictXOR(t, loaded), before) {
+		t.Errorf("after a failed retraining the model changed: %d losses, want 300 and the same predictions", len(loaded.History.Loss))
+	}
+	// A successful retraining replaces it.
+	again := cfg
+	again.Steps = 50
+	if _, err := Fit(again, mlp, bce, xorData()); err != nil {
+		t.Fatal(err)
+	}
+	if loaded, err := Load("xor-keep"); err != nil || len(loaded.History.Loss) != 50 {
+		t.Errorf("after retraining: %v, want the new 50-step model", err)
+	}
+	entries, _ := os.ReadDir(cache)
+	if len(entries) != 1 || entries[0].Name() != "xor-keep" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("cache holds %q, want only xor-keep", names)
 	}
 }
