@@ -22,6 +22,35 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 	if Flavour(nb) == "exercise" {
 		return nil
 	}
+	printed := printedText(nb)
+	var out []Failure
+	n := 0
+	for i, c := range nb.Cells {
+		if c.Type == Code {
+			n++
+			continue
+		}
+		meta, _ := c.Metadata["course"].(map[string]any)
+		lines, _ := meta["claims"].([]any)
+		for _, l := range lines {
+			line, _ := l.(string)
+			cl, err := claim.Parse(line)
+			if err == nil {
+				err = cl.Check(printed, seconds)
+			}
+			if err != nil {
+				out = append(out, Failure{Cell: n + 1, Index: i, Source: c.Source,
+					Text: fmt.Sprintf("claim %s: %v", line, err)})
+			}
+		}
+	}
+	return out
+}
+
+// printedText returns what the code cells of an executed notebook printed, in
+// order: stdout, and the text of displayed HTML (tags dropped, such as a
+// training's progress line), Markdown or plain text.
+func printedText(nb *Notebook) string {
 	var printed strings.Builder
 	for _, c := range nb.Cells {
 		for _, o := range c.Outputs {
@@ -45,26 +74,5 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 			}
 		}
 	}
-	var out []Failure
-	n := 0
-	for i, c := range nb.Cells {
-		if c.Type == Code {
-			n++
-			continue
-		}
-		meta, _ := c.Metadata["course"].(map[string]any)
-		lines, _ := meta["claims"].([]any)
-		for _, l := range lines {
-			line, _ := l.(string)
-			cl, err := claim.Parse(line)
-			if err == nil {
-				err = cl.Check(printed.String(), seconds)
-			}
-			if err != nil {
-				out = append(out, Failure{Cell: n + 1, Index: i, Source: c.Source,
-					Text: fmt.Sprintf("claim %s: %v", line, err)})
-			}
-		}
-	}
-	return out
+	return printed.String()
 }
