@@ -9,12 +9,17 @@ import (
 )
 
 // figureRE matches what reads as a figure: a number with a unit of
-// percent or time ("50.7%", "26–37 s", "43 ms", "3 min"), or a decimal
-// ("0.97", "3.8"). Integers without a unit are counts and settings (600
-// steps, 12 digits) and are not figures.
+// percent or time ("50.7%", "26–37 s", "43 ms", "3 min"), a decimal
+// ("0.97", "3.8"), or a large integer written with thousands separators
+// ("24,034,304 parameters"). Small integers without a unit are counts and
+// settings (600 steps, 12 digits) and are not figures.
 var figureRE = regexp.MustCompile(`(?:` + numberRE.String() + `)(?:\s?(?:%|ms\b|s\b|min\b|minutes?\b|seconds?\b))?`)
 
 var unitRE = regexp.MustCompile(`(%|s|min|minutes?|seconds?)$`)
+
+// groupedRE matches an integer written with thousands separators
+// ("24,034,304", "16 493"): a parameter count or a data size.
+var groupedRE = regexp.MustCompile(`\d[,  ]\d{3}`)
 
 // notProse matches what is not prose: fenced blocks, inline code, display
 // and inline math, HTML comments, link targets and image sources.
@@ -57,8 +62,8 @@ func Unclaimed(md string, claims []Claim) (figures []string, stale []Claim) {
 	for _, m := range figureRE.FindAllStringIndex(md, -1) {
 		a, b := m[0], m[1]
 		text := md[a:b]
-		if !strings.Contains(text, ".") && !unitRE.MatchString(text) {
-			continue // an integer without a unit
+		if !strings.Contains(text, ".") && !unitRE.MatchString(text) && !groupedRE.MatchString(text) {
+			continue // a small integer without a unit: a count or a setting
 		}
 		if r, _ := utf8.DecodeLastRuneInString(md[:a]); a > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '§' || r == '^' || r == '/') {
 			continue // part of a name (W_1, GRU64), a section (§3.1), a version or a path
