@@ -130,10 +130,11 @@ func TestCheck(t *testing.T) {
 func TestUnclaimed(t *testing.T) {
 	md := "Training took 26–37 s; without attention 50.7% at length 12 (600 steps, σ = 0.1).\n" +
 		"PyTorch 1.13 agrees. See `x := 0.5` and $e^{0.25}$, W_1.5, §3.1, [a](http://x/1.2).\n" +
-		"<!-- 9.9 -->\n```text\n3.14\n```\nIt costs 43 ms, about a minute; in 2–3 minutes.\n"
+		"<!-- 9.9 -->\n```text\n3.14\n```\nIt costs 43 ms, about a minute; in 2–3 minutes.\n" +
+		"It has 24,034,304 parameters and 16 493 more, after 600 steps.\n"
 	claims := mustBlock(t, `"26–37 s" ~ /trained in ([\d.]+) s/ ×2`, `"σ = 0.1" given`, `"stale 1.0" given`, `"2–3 minutes" ~ notebook`)
 	figures, stale := Unclaimed(md, claims)
-	if want := []string{"50.7%", "1.13", "43 ms", "a minute (state it in digits)"}; !slices.Equal(figures, want) {
+	if want := []string{"50.7%", "1.13", "43 ms", "24,034,304", "16 493", "a minute (state it in digits)"}; !slices.Equal(figures, want) {
 		t.Errorf("figures = %q, want %q", figures, want)
 	}
 	if len(stale) != 1 || stale[0].Text != "stale 1.0" {
