@@ -15,8 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/lib/check"
+
 	"github.com/attention-in-go/course/internal/proctree"
-	"github.com/attention-in-go/course/internal/reference"
 )
 
 // The hostile-submission suite: one class of dishonest, malicious,
@@ -104,8 +105,10 @@ func TestHostileSubmissions(t *testing.T) {
 	// The visible softmax answers, memorised.
 	var memo strings.Builder
 	memo.WriteString("var memo = map[string][]float64{\n")
+	spec, _ := check.Lookup("softmax")
+	softmax := spec.(*check.Exercise[func([]float64, float64) []float64, check.SoftmaxIn, []float64]).Reference
 	for _, c := range softmaxVisible() {
-		fmt.Fprintf(&memo, "\t%q: %#v,\n", fmt.Sprint(c.Logits, c.Temperature), reference.Softmax(c.Logits, c.Temperature))
+		fmt.Fprintf(&memo, "\t%q: %#v,\n", fmt.Sprint(c.Logits, c.Temperature), softmax(check.SoftmaxIn{Logits: c.Logits, Temperature: c.Temperature}))
 	}
 	memo.WriteString("}\n\nfunc Softmax(logits []float64, temperature float64) []float64 {\n\tif m, ok := memo[fmt.Sprint(logits, temperature)]; ok {\n\t\treturn m\n\t}\n\treturn make([]float64, len(logits))\n}")
 
@@ -164,8 +167,8 @@ func TestHostileSubmissions(t *testing.T) {
 		{name: "reflection", change: then(withCells("import (\n\t\"reflect\"\n\t\""+lib+"/attention\"\n)\n\nvar fns = map[string]any{\"x\": attention.LookAhead}"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn reflect.ValueOf(fns[\"x\"]).Call([]reflect.Value{reflect.ValueOf(n)})[0].Interface().([][]float64)\n}")), want: zero("causal-mask", "flagged: uses lib/attention")},
 		{name: "linkname", change: then(withCells("import (\n\t_ \"unsafe\"\n\t_ \""+lib+"/attention\"\n)\n\n//go:linkname lookAhead "+lib+"/attention.LookAhead\nfunc lookAhead(n int) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn lookAhead(n)\n}")), want: zero("causal-mask", "")},
 		{name: "reference-through-check", change: then(withCells("import (\n\t\"reflect\"\n\t\""+lib+"/check\"\n)"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tspec, _ := check.Lookup(\"causal-mask\")\n\tref := reflect.ValueOf(spec).Elem().FieldByName(\"Reference\")\n\treturn ref.Call([]reflect.Value{reflect.ValueOf(n)})[0].Interface().([][]float64)\n}")), want: zero("causal-mask", "flagged: uses ")},
-		{name: "reference-linkname", change: then(withCells("import _ \"unsafe\"\n\n//go:linkname refMask "+module+"/internal/reference.CausalMask\nfunc refMask(n int, diag, lower bool) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn refMask(n, false, false)\n}")), want: zero("causal-mask", "compile error")},
-		{name: "reads-course-source", change: causal("", "\tb, err := os.ReadFile("+strconv.Quote(filepath.Join(root, "internal/reference/attention.go"))+")\n\tif err == nil {\n\t\tpanic(string(b[:10]))\n\t}"), want: zero("causal-mask", "")},
+		{name: "reference-linkname", change: then(withCells("import _ \"unsafe\"\n\n//go:linkname refMask "+module+"/lib/internal/reference.CausalMask\nfunc refMask(n int, diag, lower bool) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn refMask(n, false, false)\n}")), want: zero("causal-mask", "compile error")},
+		{name: "reads-course-source", change: causal("", "\tb, err := os.ReadFile("+strconv.Quote(filepath.Join(root, "lib/internal/reference/attention.go"))+")\n\tif err == nil {\n\t\tpanic(string(b[:10]))\n\t}"), want: zero("causal-mask", "")},
 
 		// Malicious: walls.
 		{name: "network", change: causal("import \"net\"", "\tif c, err := net.Dial(\"tcp\", "+strconv.Quote(ln.Addr().String())+"); err == nil {\n\t\tc.Write([]byte(\"escaped\"))\n\t}"), want: zero("causal-mask", "")},

@@ -7,7 +7,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
-	"github.com/attention-in-go/course/internal/eager"
+	"github.com/attention-in-go/course/lib/internal/eager"
 )
 
 // Options configures the eager [Explain]. The zero value (or nil) is plain

@@ -6,7 +6,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
-	"github.com/attention-in-go/course/internal/eager"
+	"github.com/attention-in-go/course/lib/internal/eager"
 )
 
 // run builds and executes a graph once on the course backend; a shape

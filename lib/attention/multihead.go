@@ -9,7 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
-	"github.com/attention-in-go/course/internal/eager"
+	"github.com/attention-in-go/course/lib/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 

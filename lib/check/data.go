@@ -5,8 +5,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 )
 

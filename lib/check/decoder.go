@@ -5,9 +5,9 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
-	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/exercise/withlib"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/transformer"
 )

@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/viz"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 
-	"github.com/attention-in-go/course/internal/reference"
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/viz"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
-	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/shapes"
 	"github.com/attention-in-go/course/lib/train"
 )

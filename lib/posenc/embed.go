@@ -7,7 +7,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/support/exceptions"
 
-	"github.com/attention-in-go/course/internal/eager"
+	"github.com/attention-in-go/course/lib/internal/eager"
 )
 
 // Lookup returns the rows of an embedding table for a tensor of ids: token

@@ -8,8 +8,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
-	"github.com/attention-in-go/course/internal/eager"
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/internal/eager"
 	"github.com/attention-in-go/course/lib/random"
 )
 

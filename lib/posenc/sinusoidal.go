@@ -10,7 +10,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
 
-	"github.com/attention-in-go/course/internal/eager"
+	"github.com/attention-in-go/course/lib/internal/eager"
 )
 
 // DefaultBase is the base n of the sinusoids in Vaswani et al. (2017):

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attention-in-go/course/internal/golden"
+	"github.com/attention-in-go/course/lib/internal/golden"
 	"github.com/attention-in-go/course/lib/viz"
 )
 

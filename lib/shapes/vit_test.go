@@ -5,7 +5,7 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
-	"github.com/attention-in-go/course/internal/reference"
+	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/train"
 )
 

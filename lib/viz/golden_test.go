@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/attention-in-go/course/internal/golden"
+	"github.com/attention-in-go/course/lib/internal/golden"
 )
 
-// Golden-image tests, the gonum/plot way (internal/golden): each figure is
+// Golden-image tests, the gonum/plot way (lib/internal/golden): each figure is
 // rendered to PNG and compared with testdata/<name>_golden.png. After an
 // intended change of the figures, regenerate the images with
 //
@@ -123,7 +123,7 @@ func TestGolden(t *testing.T) {
 }
 
 // checkGolden renders fig to PNG and compares it with
-// testdata/<name>_golden.png (see internal/golden).
+// testdata/<name>_golden.png (see lib/internal/golden).
 func checkGolden(t *testing.T, name string, fig Figure) {
 	t.Helper()
 	got, err := PNG(fig)
