@@ -21,7 +21,7 @@ help: ## List the targets
 	@echo
 	@echo "Start with: make course    (installs what is missing, then opens Jupyter)"
 
-setup: ## Install what is missing: Jupyter, GoNB kernel, goimports, gopls, Go modules, warm build cache
+setup: ## Install what is missing: Jupyter, GoNB kernel, goimports, gopls, staticcheck, Go modules, warm build cache
 	@bash scripts/install.sh $(SETUP_FLAGS)
 
 course: setup ## Set up, then start Jupyter Notebook on the course at http://127.0.0.1:8888 (HOST, PORT to change)
@@ -42,12 +42,13 @@ test: setup test-go check-notebooks test-notebooks test-exercises test-browser #
 	@echo
 	@echo "make test: all checks passed."
 
-test-go: ## gofmt, go vet and go test ./... (unit, example and golden-image tests)
+test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests)
 	@echo
-	@echo "==> gofmt, go vet, go test ./..."
+	@echo "==> gofmt, go vet, staticcheck, go test ./..."
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	@go vet ./...
+	@staticcheck ./...
 	@go test ./...
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error

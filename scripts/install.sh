@@ -139,9 +139,9 @@ go mod download
 ok "modules are in $(go env GOMODCACHE)"
 
 # 4. GoNB, goimports, gopls -----------------------------------------------------
-say "GoNB kernel, goimports and gopls (pinned in tools/go.mod; the first build takes about a minute)"
+say "GoNB kernel, goimports, gopls and staticcheck (pinned in tools/go.mod; the first build takes about a minute)"
 (cd tools && go install tool)
-for t in gonb goimports gopls; do
+for t in gonb goimports gopls staticcheck; do
   [ -x "$gobin/$t" ] || die "$t was not installed into $gobin"
 done
 ok "$("$gobin/gonb" -V 2>/dev/null | head -n 1), $("$gobin/gopls" version 2>/dev/null | head -n 1)"

@@ -6,6 +6,7 @@ tool (
 	github.com/janpfeifer/gonb
 	golang.org/x/tools/cmd/goimports
 	golang.org/x/tools/gopls
+	honnef.co/go/tools/cmd/staticcheck
 )
 
 require (

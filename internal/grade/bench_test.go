@@ -33,7 +33,7 @@ func BenchmarkGradeClass(b *testing.B) {
 					var t testing.T
 					// A helper every exercise uses makes every program distinct.
 					data = edit(&t, root, solutions, then(withCells(fmt.Sprintf("func tag() int { return %d }", i)),
-						replaceExercise("causal-mask", fmt.Sprintf("func CausalMask(n int) [][]float64 {\n\t_ = tag()\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t\tfor j := i + 1; j < n; j++ {\n\t\t\tm[i][j] = 1\n\t\t}\n\t}\n\treturn m\n}"))))
+						replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\t_ = tag()\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t\tfor j := i + 1; j < n; j++ {\n\t\t\tm[i][j] = 1\n\t\t}\n\t}\n\treturn m\n}")))
 				}
 				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("learner%03d.ipynb", i)), data, 0o644); err != nil {
 					b.Fatal(err)

@@ -34,11 +34,11 @@ func BenchmarkScaledDotProduct(b *testing.B) {
 				out, _ := ScaledDotProduct(q, k, v).WithMask(LookAheadMask(q.Graph(), seq)).Done()
 				return out
 			})
-			exec.MustExec(q, k, v)[0].FinalizeAll() // compile outside the timer
+			exec.MustCall(q, k, v)[0].FinalizeAll() // compile outside the timer
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				exec.MustExec(q, k, v)[0].FinalizeAll()
+				exec.MustCall(q, k, v)[0].FinalizeAll()
 			}
 		})
 	}

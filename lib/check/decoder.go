@@ -19,12 +19,8 @@ type DecoderIn = withlib.DecoderIn
 
 type decoderFunc = func(x, memory *graph.Node, heads int, self, cross attention.MultiHeadParams, ffn transformer.FFNParams, norms [3]transformer.LayerNormParams) *graph.Node
 
-// decoderWeights draws a layer's weights, with LayerNorm gains and biases
-// away from 1 and 0 so that a swapped norm shows.
-func decoderWeights(d, dff int, seed uint32) *withlib.DecoderWeights {
-	return decoderWeightsFrom(random.New(seed), d, dff, seed)
-}
-
+// decoderWeightsFrom draws a layer's weights from r, with LayerNorm gains
+// and biases away from 1 and 0 so that a swapped norm shows.
 func decoderWeightsFrom(r *random.Source, d, dff int, seed uint32) *withlib.DecoderWeights {
 	norm := func() *transformer.LayerNormWeights {
 		n := transformer.NewLayerNormWeights(d)

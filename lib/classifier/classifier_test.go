@@ -23,7 +23,7 @@ func TestMaskedPooling(t *testing.T) {
 	}
 	x := tensors.FromFlatDataAndDimensions([]float32{1, 2, 3, 4, 100, 100, 5, 6, 7, 8, 9, 10, 7, 7, 7, 7, 7, 7}, 3, 3, 2)
 	keep := tensors.FromFlatDataAndDimensions([]bool{true, true, false, true, true, true, false, false, false}, 3, 3)
-	outs := exec.MustExec(x, keep)
+	outs := exec.MustCall(x, keep)
 	got := tensors.MustCopyFlatData[float32](outs[0])
 	want := []float64{2, 3, 7, 8, 0, 0} // (1+3)/2, (2+4)/2; (5+7+9)/3, (6+8+10)/3; no words
 	for i := range want {

@@ -87,18 +87,18 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 	seq := ids.Shape().Dim(1)
 	d := c.DModel
 	matrix := func(s *model.Scope, name string, dims ...int) *graph.Node {
-		return s.WithInitializer(initializer.GlorotUniformFn(s)).VariableWithShape(name, shapes.Make(dtypes.Float32, dims...)).ValueGraph(g)
+		return s.WithInitializer(initializer.GlorotUniformFn(s)).VariableWithShape(name, shapes.Make(dtypes.Float32, dims...)).NodeValue(g)
 	}
 	vector := func(s *model.Scope, name string, n int, one bool) *graph.Node {
 		init := initializer.Zero
 		if one {
 			init = initializer.One
 		}
-		return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dtypes.Float32, n)).ValueGraph(g)
+		return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dtypes.Float32, n)).NodeValue(g)
 	}
 	emb := scope.In("embedding")
 	table := emb.WithInitializer(initializer.RandomNormalFn(emb, 1/math.Sqrt(float64(d)))).
-		VariableWithShape("table", shapes.Make(dtypes.Float32, c.Vocab, d)).ValueGraph(g)
+		VariableWithShape("table", shapes.Make(dtypes.Float32, c.Vocab, d)).NodeValue(g)
 	x := posenc.Lookup(table, ids)                                // Shape: [batch, seq, d_model]
 	real := graph.NotEqual(ids, graph.ScalarZero(g, ids.DType())) // Shape: [batch, seq], true for words
 
@@ -111,7 +111,7 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 		x = posenc.InputEmbedding(x, pe)      // Shape: [batch, seq, d_model], x·√d + PE
 		mask := attention.PaddingMask(ids, 0) // Shape: [batch, 1, seq], true = padding
 		if c.Pool == PoolCLS {
-			cls := emb.WithInitializer(initializer.RandomNormalFn(emb, 1)).VariableWithShape("cls", shapes.Make(dtypes.Float32, 1, 1, d)).ValueGraph(g)
+			cls := emb.WithInitializer(initializer.RandomNormalFn(emb, 1)).VariableWithShape("cls", shapes.Make(dtypes.Float32, 1, 1, d)).NodeValue(g)
 			batch := ids.Shape().Dim(0)
 			cls = graph.BroadcastToDims(cls, batch, 1, d)                     // Shape: [batch, 1, d_model]
 			x = graph.Concatenate([]*graph.Node{cls, x}, 1)                   // Shape: [batch, 1+seq, d_model], [CLS] first

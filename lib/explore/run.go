@@ -55,7 +55,7 @@ func Run(o Options) error {
 		follow = 10 * time.Minute
 	}
 
-	id := "explore_" + gonbui.UniqueID()
+	id := "explore_" + gonbui.UniqueId()
 	label := func(name string) string { return id + "_" + name }
 	headIndex := 0
 	for i, h := range HeadChoices {

@@ -77,14 +77,14 @@ func ViT(scope *model.Scope, patches *graph.Node, cfg ViTConfig, embed EmbedFunc
 	dt := patches.DType()
 	d, p := cfg.DModel, cfg.NumPatches()
 	matrix := func(s *model.Scope, name string, dims ...int) *graph.Node {
-		return s.WithInitializer(initializer.GlorotUniformFn(s)).VariableWithShape(name, shapes.Make(dt, dims...)).ValueGraph(g)
+		return s.WithInitializer(initializer.GlorotUniformFn(s)).VariableWithShape(name, shapes.Make(dt, dims...)).NodeValue(g)
 	}
 	vector := func(s *model.Scope, name string, n int, ones bool) *graph.Node {
 		init := initializer.Zero
 		if ones {
 			init = initializer.One
 		}
-		return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dt, n)).ValueGraph(g)
+		return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dt, n)).NodeValue(g)
 	}
 
 	emb := scope.In("embed")
@@ -92,8 +92,8 @@ func ViT(scope *model.Scope, patches *graph.Node, cfg ViTConfig, embed EmbedFunc
 	x := embed(patches, // Shape: [batch, P, patch_dim]
 		matrix(emb, "w", cfg.PatchDim(), d),
 		vector(emb, "b", d, false),
-		small.VariableWithShape("cls", shapes.Make(dt, d)).ValueGraph(g),
-		small.VariableWithShape("pos", shapes.Make(dt, p+1, d)).ValueGraph(g),
+		small.VariableWithShape("cls", shapes.Make(dt, d)).NodeValue(g),
+		small.VariableWithShape("pos", shapes.Make(dt, p+1, d)).NodeValue(g),
 	) // Shape: [batch, P+1, d_model]
 	for l := range cfg.Layers {
 		s := scope.In("layer%d", l)

@@ -295,8 +295,6 @@ func countParams(store *model.Store) int {
 	return n
 }
 
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
 // save writes the model's variables to dir (see [writeWeights]).
 func save(store *model.Store, dir string) error {
 	if err := writeWeights(store, dir); err != nil {

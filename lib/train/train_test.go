@@ -311,7 +311,7 @@ func TestCrossEntropy(t *testing.T) {
 			flat = append(flat, float32(z))
 		}
 	}
-	got, err := graph.ExecOnce(backend.Default(), func(l, z *graph.Node) *graph.Node {
+	got, err := graph.CallOnce(backend.Default(), func(l, z *graph.Node) *graph.Node {
 		return CrossEntropy([]*graph.Node{l}, []*graph.Node{z})
 	}, tensors.FromFlatDataAndDimensions(labels, 3), tensors.FromFlatDataAndDimensions(flat, 3, 3))
 	if err != nil {

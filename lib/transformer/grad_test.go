@@ -40,7 +40,7 @@ func TestLayerNormGradient(t *testing.T) {
 	}
 	var outs []any
 	err = exceptions.TryCatch[error](func() {
-		res := exec.MustExec(tensors.FromFlatDataAndDimensions(flat, rows, d), tensors.FromFlatDataAndDimensions(ones, d), tensors.FromFlatDataAndDimensions(zeros, d))
+		res := exec.MustCall(tensors.FromFlatDataAndDimensions(flat, rows, d), tensors.FromFlatDataAndDimensions(ones, d), tensors.FromFlatDataAndDimensions(zeros, d))
 		outs = []any{res[0].Value(), res[1].Value(), res[2].Value()}
 	})
 	if err != nil {

@@ -90,15 +90,15 @@ func TestDiverging(t *testing.T) {
 	if lo != hi || lo != len(colors)/2 {
 		t.Errorf("CriticalIndex() = %d, %d; want the middle %d", lo, hi, len(colors)/2)
 	}
-	r, g, b, _ := colors[0].RGBA()
+	r, _, b, _ := colors[0].RGBA()
 	if b <= r {
 		t.Errorf("first colour %v is not blue", colors[0])
 	}
-	r, g, b, _ = colors[len(colors)-1].RGBA()
+	r, _, b, _ = colors[len(colors)-1].RGBA()
 	if r <= b {
 		t.Errorf("last colour %v is not red", colors[len(colors)-1])
 	}
-	r, g, b, _ = colors[lo].RGBA()
+	r, g, b, _ := colors[lo].RGBA()
 	if max(r, g, b)-min(r, g, b) > 0x0800 || luminance(colors[lo]) < 0.6 {
 		t.Errorf("middle colour %v is not a light neutral", colors[lo])
 	}

@@ -242,11 +242,6 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
-func nanValue() float64         { return infValue(1) - infValue(1) }
-func infValue(sign int) float64 { return float64(sign) / zero }
-
-var zero float64
-
 // legendGrid is a grid of line plots with every legend position.
 func legendGrid() *Grid {
 	g := &Grid{Cols: 3}

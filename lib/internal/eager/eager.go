@@ -26,7 +26,7 @@ func Run(pkg string, fn func(in []*graph.Node) []*graph.Node, inputs ...any) (ou
 			err = fmt.Errorf("%s: %v", pkg, r)
 		}
 	}()
-	outs, err = graph.ExecOnceN(backend.Default(), fn, inputs...)
+	outs, err = graph.CallOnceN(backend.Default(), fn, inputs...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
 	}
