@@ -2,7 +2,6 @@ package attention
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -178,17 +177,7 @@ type MultiHeadWeights struct {
 // Introduced in lesson 03.
 func NewMultiHeadWeights(dModel int, seed uint32) *MultiHeadWeights {
 	r := random.New(seed)
-	a := math.Sqrt(6 / float64(2*dModel))
-	matrix := func() [][]float64 {
-		m := make([][]float64, dModel)
-		for i := range m {
-			m[i] = make([]float64, dModel)
-			for j := range m[i] {
-				m[i][j] = (2*r.Float64() - 1) * a
-			}
-		}
-		return m
-	}
+	matrix := func() [][]float64 { return r.Glorot(dModel, dModel) }
 	w := &MultiHeadWeights{DModel: dModel}
 	w.WQ, w.WK, w.WV, w.WO = matrix(), matrix(), matrix(), matrix()
 	w.BQ, w.BK, w.BV, w.BO = make([]float64, dModel), make([]float64, dModel), make([]float64, dModel), make([]float64, dModel)

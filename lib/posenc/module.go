@@ -59,17 +59,7 @@ func NewTokenAttention(vocabSize, dModel int, seed uint32) *TokenAttention {
 			row[j] /= math.Sqrt(float64(dModel))
 		}
 	}
-	a := math.Sqrt(6 / float64(2*dModel))
-	glorot := func() [][]float64 {
-		m := make([][]float64, dModel)
-		for i := range m {
-			m[i] = make([]float64, dModel)
-			for j := range m[i] {
-				m[i][j] = (2*r.Float64() - 1) * a
-			}
-		}
-		return m
-	}
+	glorot := func() [][]float64 { return r.Glorot(dModel, dModel) }
 	return &TokenAttention{DModel: dModel, Base: DefaultBase, Embeddings: emb, WQ: glorot(), WK: glorot(), WV: glorot()}
 }
 

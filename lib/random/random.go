@@ -110,3 +110,32 @@ func (s *Source) Normal(rows, cols int) [][]float64 {
 	}
 	return m
 }
+
+// Uniform returns a rows×cols matrix of numbers drawn uniformly from
+// (−a, a), filled row by row, like np.random.uniform(-a, a, (rows, cols)).
+//
+// Introduced in lesson 03 (the weights of multi-head attention).
+func (s *Source) Uniform(rows, cols int, a float64) [][]float64 {
+	m := make([][]float64, rows)
+	for i := range m {
+		m[i] = make([]float64, cols)
+		for j := range m[i] {
+			m[i][j] = (2*s.Float64() - 1) * a
+		}
+	}
+	return m
+}
+
+// Glorot returns a rows×cols weight matrix with Glorot (Xavier) uniform
+// initialisation, W ~ U(−a, a) with a = √(6 / (rows + cols)), which keeps
+// the variance of activations roughly constant through a projection
+// (Glorot and Bengio, "Understanding the difficulty of training deep
+// feedforward neural networks", 2010).
+//
+// Typical shapes: [d_model, d_model] for an attention projection,
+// [d_model, d_ff] and [d_ff, d_model] for a feed-forward network.
+//
+// Introduced in lesson 03 (the weights of multi-head attention).
+func (s *Source) Glorot(rows, cols int) [][]float64 {
+	return s.Uniform(rows, cols, math.Sqrt(6/float64(rows+cols)))
+}

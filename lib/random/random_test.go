@@ -2,6 +2,7 @@ package random
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -65,4 +66,26 @@ func ExampleSource_Normal() {
 	// Output:
 	// [ 0.4967 -0.1383  0.6477]
 	// [ 1.5230 -0.2342 -0.2341]
+}
+
+// TestGlorotMatchesNumpy: Glorot(2, 3) from seed 1 is numpy's
+// np.random.seed(1); np.random.uniform(-a, a, (2, 3)) with a = √(6/5).
+func TestGlorotMatchesNumpy(t *testing.T) {
+	want := [][]float64{{-0.18179568, 0.48270678, -1.09519453}, {-0.43306764, -0.77391907, -0.89314139}}
+	got := New(1).Glorot(2, 3)
+	for i := range want {
+		for j := range want[i] {
+			if math.Abs(got[i][j]-want[i][j]) > 1e-8 {
+				t.Errorf("Glorot(2, 3)[%d][%d] = %.8f, want %.8f", i, j, got[i][j], want[i][j])
+			}
+		}
+	}
+	a := math.Sqrt(6.0 / 300)
+	for _, row := range New(7).Glorot(100, 200) {
+		for _, x := range row {
+			if math.Abs(x) >= a {
+				t.Fatalf("Glorot(100, 200) drew %v, outside (−%v, %v)", x, a, a)
+			}
+		}
+	}
 }

@@ -53,11 +53,10 @@ type FFNWeights struct {
 // Introduced in lesson 05.
 func NewFFNWeights(dModel, dFF int, seed uint32) *FFNWeights {
 	r := random.New(seed)
-	a := math.Sqrt(6 / float64(dModel+dFF))
 	return &FFNWeights{
 		DModel: dModel, DFF: dFF,
-		W1: uniform(r, dModel, dFF, a), B1: make([]float64, dFF),
-		W2: uniform(r, dFF, dModel, a), B2: make([]float64, dModel),
+		W1: r.Glorot(dModel, dFF), B1: make([]float64, dFF),
+		W2: r.Glorot(dFF, dModel), B2: make([]float64, dModel),
 	}
 }
 
@@ -184,17 +183,6 @@ func (w *EncoderWeights) check() error {
 }
 
 // uniform returns a rows×cols matrix drawn from U(−a, a).
-func uniform(r *random.Source, rows, cols int, a float64) [][]float64 {
-	m := make([][]float64, rows)
-	for i := range m {
-		m[i] = make([]float64, cols)
-		for j := range m[i] {
-			m[i][j] = (2*r.Float64() - 1) * a
-		}
-	}
-	return m
-}
-
 func matrixConst(g *graph.Graph, m [][]float64) *graph.Node {
 	return graph.ConstTensor(g, eager.Tensor(m))
 }
