@@ -129,28 +129,43 @@ func (l *Lines) Validate() error {
 			}
 		}
 	}
-	if l.Legend < LegendTopLeft || l.Legend > LegendHidden {
-		return fmt.Errorf("viz: Lines.Legend has unknown value %d", l.Legend)
-	}
-	if l.Width < 0 || l.Height < 0 {
-		return fmt.Errorf("viz: Lines size %v×%v is negative", l.Width, l.Height)
-	}
-	return nil
+	return checkFrame("Lines", l.Legend, l.Width, l.Height)
 }
 
 // Size returns Width and Height, or the default size for those that are
 // zero.
 func (l *Lines) Size() (w, h vg.Length) {
-	w, h = 12*vg.Centimeter, 8*vg.Centimeter
-	if l.Legend == LegendOutside && l.Validate() == nil {
+	return frameSize(l.Width, l.Height, l.Legend == LegendOutside && l.Validate() == nil, func() *plot.Legend {
 		_, leg, _ := l.plot()
-		w += legendSpace(leg)
+		return leg
+	})
+}
+
+// checkFrame checks what every plot with a legend shares: a known legend
+// position and a size that is not negative.
+func checkFrame(kind string, legend LegendPosition, width, height vg.Length) error {
+	if legend < LegendTopLeft || legend > LegendHidden {
+		return fmt.Errorf("viz: %s.Legend has unknown value %d", kind, legend)
 	}
-	if l.Width > 0 {
-		w = l.Width
+	if width < 0 || height < 0 {
+		return fmt.Errorf("viz: %s size %v×%v is negative", kind, width, height)
 	}
-	if l.Height > 0 {
-		h = l.Height
+	return nil
+}
+
+// frameSize is the size of a plot with a legend: 12 × 8 cm, widened for a
+// legend outside (legend is called only then), unless width or height
+// say otherwise.
+func frameSize(width, height vg.Length, outside bool, legend func() *plot.Legend) (w, h vg.Length) {
+	w, h = 12*vg.Centimeter, 8*vg.Centimeter
+	if outside {
+		w += legendSpace(legend())
+	}
+	if width > 0 {
+		w = width
+	}
+	if height > 0 {
+		h = height
 	}
 	return w, h
 }

@@ -87,30 +87,16 @@ func (m *MarkedLines) Validate() error {
 	if m.YMin > m.YMax || math.IsNaN(m.YMin) || math.IsNaN(m.YMax) || math.IsInf(m.YMin, 0) || math.IsInf(m.YMax, 0) {
 		return fmt.Errorf("viz: MarkedLines y range [%g, %g] is not a finite range with YMin ≤ YMax", m.YMin, m.YMax)
 	}
-	if m.Legend < LegendTopLeft || m.Legend > LegendHidden {
-		return fmt.Errorf("viz: MarkedLines.Legend has unknown value %d", m.Legend)
-	}
-	if m.Width < 0 || m.Height < 0 {
-		return fmt.Errorf("viz: MarkedLines size %v×%v is negative", m.Width, m.Height)
-	}
-	return nil
+	return checkFrame("MarkedLines", m.Legend, m.Width, m.Height)
 }
 
 // Size returns Width and Height, or the default size for those that are
 // zero.
 func (m *MarkedLines) Size() (w, h vg.Length) {
-	w, h = 12*vg.Centimeter, 8*vg.Centimeter
-	if m.Legend == LegendOutside && m.Validate() == nil {
+	return frameSize(m.Width, m.Height, m.Legend == LegendOutside && m.Validate() == nil, func() *plot.Legend {
 		_, leg, _ := m.plot()
-		w += legendSpace(leg)
-	}
-	if m.Width > 0 {
-		w = m.Width
-	}
-	if m.Height > 0 {
-		h = m.Height
-	}
-	return w, h
+		return leg
+	})
 }
 
 // Draw draws the plot on c, or the reason why it cannot.
