@@ -66,10 +66,10 @@ func preamble(cells []lesson.Cell) string {
 }
 
 // unnamedDeny returns the entries of deny that neither intro nor the
-// Markdown of cells names as a learner reads them: "lib/attention" for a package,
-// "attention.LookAhead" for a function or type (unexported names are
-// skipped). A learner who is not told
-// cannot avoid what the grader gives 0 for.
+// Markdown of cells names as a learner reads them: "lib/attention" for a
+// package, "attention.LookAhead" for a function or type (unexported names
+// are skipped). A learner who is not told cannot avoid what the grader
+// gives 0 for.
 func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
 	var text strings.Builder
 	text.WriteString(intro + "\n")

@@ -2,15 +2,10 @@ package notebook
 
 import (
 	"fmt"
-	"html"
-	"regexp"
 	"strings"
 
 	"github.com/attention-in-go/course/internal/claim"
 )
-
-// tagRE matches an HTML tag.
-var tagRE = regexp.MustCompile(`<[^>]*>`)
 
 // ClaimFailures checks the claims of an executed notebook's Markdown cells
 // (metadata course.claims, see package claim) against what its code cells
@@ -62,7 +57,7 @@ func printedText(nb *Notebook) string {
 			case DisplayData, ExecuteResult:
 				if t, ok := o.Data["text/html"]; ok {
 					// A training's progress line: <pre>…</pre> and an image.
-					printed.WriteString(html.UnescapeString(tagRE.ReplaceAllString(t, "")) + "\n")
+					printed.WriteString(HTMLText(t) + "\n")
 					continue
 				}
 				for _, mime := range []string{"text/plain", "text/markdown"} {
