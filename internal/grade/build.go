@@ -67,7 +67,6 @@ func (t *toolchain) mainFile(exs []Exercise) (src []byte, lineOf map[int]string)
 type toolchain struct {
 	root, module, goVersion string
 	goroot, modcache, cache string
-	experiment              string // GOEXPERIMENT, as the grader's go command sees it
 	goimports               string
 	buildTimeout            time.Duration
 
@@ -131,17 +130,15 @@ func newToolchain(o Options) (*toolchain, error) {
 			tc.goVersion = strings.TrimSpace(v)
 		}
 	}
-	// GOEXPERIMENT too: the children are built with the experiments the
-	// grader's own go command uses, as the course is.
-	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOPATH", "GOEXPERIMENT").Output()
+	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOPATH").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env: %v", err)
 	}
-	env := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(env) != 5 {
+	env := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(env) != 4 {
 		return nil, fmt.Errorf("go env printed %q", out)
 	}
-	tc.goroot, tc.modcache, tc.cache, tc.experiment = env[0], env[1], env[2], env[4]
+	tc.goroot, tc.modcache, tc.cache = env[0], env[1], env[2]
 	if p, err := exec.LookPath("goimports"); err == nil {
 		tc.goimports = p
 	} else if p := filepath.Join(strings.Split(env[3], string(filepath.ListSeparator))[0], "bin", "goimports"); fileExists(p) {
@@ -210,8 +207,7 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 		Dir:  "/build", Binds: binds,
 		Env: []string{"PATH=" + filepath.Join(t.goroot, "bin") + ":/usr/bin:/bin", "HOME=/tmp", "GOPATH=/tmp/gopath",
 			"GOROOT=" + t.goroot, "GOMODCACHE=" + t.modcache, "GOCACHE=" + t.cache, "GOWORK=/build/go.work",
-			"GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOTMPDIR=/tmp",
-			"GOEXPERIMENT=" + t.experiment},
+			"GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOTMPDIR=/tmp"},
 		Limits: sandbox.Limits{Wall: wall, Memory: 4 << 30, FileSize: 1 << 30, TmpSize: 1 << 30},
 		Stdout: &out, Stderr: &out,
 	})
