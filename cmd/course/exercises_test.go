@@ -19,7 +19,7 @@ func TestUnnamedDeny(t *testing.T) {
 	}{
 		{"package named", "", []lesson.Cell{md("Do not use `lib/attention` here.")}, []string{"lib/attention"}, nil},
 		{"function named", "", []lesson.Cell{md("not `attention.LookAhead`")}, []string{"lib/attention.LookAhead"}, nil},
-		{"intro counts", "Do not call `lib/data`.", []lesson.Cell{md("Pad it.")}, []string{"lib/data"}, nil},
+		{"intro counts", "Do not call `lib/synthetic`.", []lesson.Cell{md("Pad it.")}, []string{"lib/synthetic"}, nil},
 		{"a longer name is another name", "", []lesson.Cell{md("not `attention.LookAheadMask`")},
 			[]string{"lib/attention.LookAhead"}, []string{"attention.LookAhead"}},
 		{"a qualified name is another name", "", []lesson.Cell{md("not `seq2seq.dates.AlignmentFigure`")},
@@ -30,7 +30,7 @@ func TestUnnamedDeny(t *testing.T) {
 			[]string{"lib/attention"}, []string{"lib/attention"}},
 		{"unexported skipped", "", []lesson.Cell{md("Write it.")}, []string{"lib/posenc.sinusoidalRow"}, nil},
 		{"all missing listed", "", []lesson.Cell{md("not `text.Pad`")},
-			[]string{"lib/data", "lib/text.Pad", "lib/text.Vocab"}, []string{"lib/data", "text.Vocab"}},
+			[]string{"lib/synthetic", "lib/text.Pad", "lib/text.Vocab"}, []string{"lib/synthetic", "text.Vocab"}},
 	}
 	for _, tt := range tests {
 		if got := unnamedDeny(tt.intro, tt.cells, tt.deny); !slices.Equal(got, tt.want) {
@@ -40,9 +40,9 @@ func TestUnnamedDeny(t *testing.T) {
 }
 
 func TestPreambleStopsAtFirstSection(t *testing.T) {
-	cells := []lesson.Cell{md("# Title\n\nDo not call `lib/data`.\n\n## Exercise 1\n\nDo not call `text.Pad`."), md("## Exercise 2")}
+	cells := []lesson.Cell{md("# Title\n\nDo not call `lib/synthetic`.\n\n## Exercise 1\n\nDo not call `text.Pad`."), md("## Exercise 2")}
 	got := preamble(cells)
-	if !strings.Contains(got, "lib/data") || strings.Contains(got, "text.Pad") {
+	if !strings.Contains(got, "lib/synthetic") || strings.Contains(got, "text.Pad") {
 		t.Errorf("preamble = %q: want the text before the first \"## \" only", got)
 	}
 }

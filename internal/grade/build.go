@@ -252,7 +252,7 @@ func symbols(path string) (map[string]bool, error) {
 // relative to module: "lib/attention" for any function of the package,
 // "lib/posenc.NewTable" for one function, or the methods of one type), as
 // "lib/posenc.NewTable", or "". The packages lib/check and
-// lib/internal/reference are forbidden whole, package initialisation
+// lib/check/internal/reference are forbidden whole, package initialisation
 // included: a child program never links them unless the learner's code
 // does. (The library's other internal packages, such as lib/internal/eager,
 // are its plumbing.)
@@ -267,7 +267,7 @@ func deniedUse(syms map[string]bool, module string, deny []string) string {
 		if !ok {
 			continue
 		}
-		if strings.HasPrefix(rel, "lib/check.") || strings.HasPrefix(rel, "lib/internal/reference.") {
+		if strings.HasPrefix(rel, "lib/check.") || strings.HasPrefix(rel, "lib/check/internal/reference.") {
 			return pkgOf(rel)
 		}
 		for _, d := range deny {

@@ -135,7 +135,7 @@ func TestDeniedUse(t *testing.T) {
 		{[]string{module + "/lib/posenc.Sinusoidal[go.shape.float64]"}, []string{"lib/posenc.Sinusoidal"}, "lib/posenc.Sinusoidal"},
 		{[]string{module + "/lib/attentionx.F"}, []string{"lib/attention"}, ""},
 		{[]string{module + "/lib/check.init"}, []string{"lib/attention"}, "lib/check"},
-		{[]string{module + "/lib/internal/reference.CausalMask"}, nil, "lib/internal/reference"},
+		{[]string{module + "/lib/check/internal/reference.CausalMask"}, nil, "lib/check/internal/reference"},
 		{[]string{module + "/lib/internal/eager.Run"}, []string{"lib/attention"}, ""},
 		{[]string{module + "/lib/exercise.Bind[...]", "main.Softmax", "runtime.main"}, []string{"lib/attention"}, ""},
 	}

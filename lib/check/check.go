@@ -16,7 +16,7 @@
 //
 // The learner's function always runs under recover and a time limit: a
 // panic, an endless loop, NaN or Inf, or a wrong shape is reported as such
-// and never passes. The references live in lib/internal/reference, which
+// and never passes. The references live in lib/check/internal/reference, which
 // notebooks cannot import.
 //
 // Introduced in lesson 01's exercises.
@@ -89,7 +89,7 @@ type Exercise[F, In, Out any] struct {
 	Signature string // the Go signature the learner writes
 	// Task calls the learner's function on one input (lib/exercise).
 	Task *exercise.Task[F, In, Out]
-	// Reference computes the expected output (from lib/internal/reference).
+	// Reference computes the expected output (from lib/check/internal/reference).
 	Reference func(in In) Out
 	// Cases are the visible cases, shown in the notebook; they must be
 	// deterministic.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
-	"github.com/attention-in-go/course/lib/internal/reference"
 )
 
 // firstHint returns the HintName of the first case that has one.

@@ -5,8 +5,8 @@ import (
 	"math"
 	"sort"
 
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
-	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -133,7 +133,7 @@ var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]
 		{Name: "not-seeded", Message: "the same seed must give the same sentences: use random.New(seed), not the time or a global generator",
 			Detect: func(_ SentencesIn, got SentencesOut) bool { return !got.Err && !got.Same }},
 	},
-	Deny: []string{"lib/data"},
+	Deny: []string{"lib/synthetic"},
 })
 
 func hasToken(s [][]int, bad func(int) bool) bool {
@@ -251,7 +251,7 @@ var padBatchSpec = Register(&Exercise[padBatchFunc, PadBatchIn, PadBatchOut]{
 		{Name: "input-changed", Message: "do not append to the caller's sentences: make a new row of the longest length and copy into it",
 			Detect: func(_ PadBatchIn, got PadBatchOut) bool { return got.InputChanged }},
 	},
-	Deny: []string{"lib/data", "lib/text.Pad"},
+	Deny: []string{"lib/synthetic", "lib/text.Pad"},
 })
 
 // PadBatch checks the learner's PadBatch: sentences padded to the longest
@@ -359,7 +359,7 @@ var describeSpec = Register(&Exercise[describeFunc, DescribeIn, []float64]{
 				return len(in.Values) == 1 && len(got) > 1 && (math.IsNaN(got[1]) || math.IsInf(got[1], 0))
 			}},
 	},
-	Deny: []string{"lib/data"},
+	Deny: []string{"lib/synthetic"},
 })
 
 // Describe checks the learner's Describe: mean, sample standard deviation,

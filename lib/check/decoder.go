@@ -6,8 +6,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise/withlib"
-	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/transformer"
 )

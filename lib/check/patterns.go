@@ -5,9 +5,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/exercise/withlib"
-	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 	"github.com/attention-in-go/course/lib/viz"
 )

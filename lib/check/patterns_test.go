@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/attention-in-go/course/lib/attention"
-	"github.com/attention-in-go/course/lib/internal/reference"
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/viz"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 
 	"github.com/attention-in-go/course/lib/attention"
-	"github.com/attention-in-go/course/lib/internal/reference"
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/viz"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
-	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
 )
 

@@ -5,11 +5,11 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/exercise/withlib"
-	"github.com/attention-in-go/course/lib/internal/reference"
 	"github.com/attention-in-go/course/lib/random"
-	"github.com/attention-in-go/course/lib/shapes"
+	"github.com/attention-in-go/course/lib/vision"
 )
 
 // This file holds the checks of lesson 05's Vision Transformer exercises:
@@ -99,7 +99,7 @@ var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
 	Task:      exercise.Patchify,
 	Reference: patchVariant(false, false),
 	Cases: func() []Case[PatchIn] {
-		ring, _ := shapes.Generate(1, 16, 3)
+		ring, _ := vision.Generate(1, 16, 3)
 		return []Case[PatchIn]{
 			{"4×4 pixels numbered 0…15, 2×2 patches", PatchIn{Img: counting(4, 4), P: 2}},
 			{"a 16×16 shape image, 4×4 patches", PatchIn{Img: ring.Images[0], P: 4}},
@@ -127,10 +127,10 @@ var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
 		}
 	},
 	// Nothing in the library cuts one image into patches:
-	// lib/shapes.Patches, the only code that applies a patchify, takes the
+	// lib/vision.Patches, the only code that applies a patchify, takes the
 	// learner's as a parameter. It is denied so that the exercise's
 	// program never reaches the library's patch pipeline.
-	Deny:    []string{"lib/shapes.Patches"},
+	Deny:    []string{"lib/vision.Patches"},
 	Compare: comparePatches,
 	Hints: []Hint[PatchIn, PatchOut]{
 		{Name: "column-order", Message: "the patches go row by row over the patch grid: patch r·(W/p) + c is at patch-row r, patch-column c",
@@ -210,7 +210,7 @@ var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]fl
 		{Name: "no-positions", Message: "add the position embeddings pos [P+1, d_model] to every sequence of the batch (graph.ExpandLeftToRank(pos, 3))", Wrong: patchEmbedVariant(false, true, false)},
 		{Name: "no-bias", Message: "add the bias b after the projection: patch·W + b", Wrong: patchEmbedVariant(false, false, true)},
 	},
-	// Nothing in the library embeds patches: lib/shapes.ViT takes the
+	// Nothing in the library embeds patches: lib/vision.ViT takes the
 	// learner's embedding as a parameter (and is not denied: the ViT
 	// exercise's solution calls it through ViTConfig.TrainViT). What is
 	// denied adds position embeddings to a batch of sequences for the
@@ -229,16 +229,16 @@ func PatchEmbedding(f func(patches, w, b, cls, pos *graph.Node) *graph.Node) *Re
 // 15 s on two cores); 0.9 leaves room for other reasonable schedules.
 const ViTAccuracyThreshold = 0.9
 
-type vitFunc = func(trainSet, testSet *shapes.Dataset) []int
+type vitFunc = func(trainSet, testSet *vision.Dataset) []int
 
 // vitIn generates a case: train and test images of 16×16 pixels from
 // two seeds.
 func vitIn(train, test int, trainSeed, testSeed uint32) ViTIn {
-	tr, err := shapes.Generate(train, 16, trainSeed)
+	tr, err := vision.Generate(train, 16, trainSeed)
 	if err != nil {
 		panic(err)
 	}
-	te, err := shapes.Generate(test, 16, testSeed)
+	te, err := vision.Generate(test, 16, testSeed)
 	if err != nil {
 		panic(err)
 	}
@@ -270,7 +270,7 @@ func compareViT(got, want []int) *Diff {
 
 var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 	ID: "vit", Title: "training the Vision Transformer", Points: 2,
-	Signature: "func TrainShapes(trainSet, testSet *shapes.Dataset) []int",
+	Signature: "func TrainShapes(trainSet, testSet *vision.Dataset) []int",
 	Task:      withlib.TrainShapes,
 	Reference: func(in ViTIn) []int { return in.Test.Labels },
 	Cases: func() []Case[ViTIn] {
@@ -283,7 +283,7 @@ var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 	},
 	Redact:          hideLabels,
 	GradeHiddenOnly: true, // one training is enough for the grader
-	Deny:            []string{"lib/shapes.Generate", "lib/shapes.Draw"},
+	Deny:            []string{"lib/vision.Generate", "lib/vision.Draw"},
 	Compare:         compareViT,
 	Hints: []Hint[ViTIn, []int]{
 		{Name: "chance", Message: "the model is no better than guessing: do the Patchify and PatchEmbedding checks pass? does the loss fall? (try more steps or a learning rate around 3e-3)",
@@ -303,6 +303,6 @@ var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 // TrainShapes checks the learner's TrainShapes: a ViT trained on the
 // training images must classify the unseen test images with an accuracy of
 // at least [ViTAccuracyThreshold].
-func TrainShapes(f func(trainSet, testSet *shapes.Dataset) []int) *Result {
+func TrainShapes(f func(trainSet, testSet *vision.Dataset) []int) *Result {
 	return vitSpec.Check(f)
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/gomlx/gomlx/core/graph"
 
-	"github.com/attention-in-go/course/lib/internal/reference"
-	"github.com/attention-in-go/course/lib/shapes"
+	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/train"
+	"github.com/attention-in-go/course/lib/vision"
 )
 
 func patchifySolution(img [][]float64, p int) ([][]float64, error) {
@@ -91,6 +91,34 @@ func TestPatchEmbeddingHints(t *testing.T) {
 	}
 }
 
+// TestViTLearns trains lib/vision's ViT briefly, with the reference
+// patchify and embedding, and requires far better
+// than chance (1/3) on unseen images: the model, the loss and the data
+// fit together.
+func TestViTLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	cfg := vision.DefaultViT
+	trainSet, _ := vision.Generate(600, 16, 1)
+	testSet, _ := vision.Generate(150, 16, 2)
+	tr, err := cfg.TrainViT(train.Config{Steps: 150, BatchSize: 50, LearningRate: 3e-3, Seed: 1, Quiet: true}, trainSet, reference.Patchify, patchEmbedSolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := cfg.Predict(tr.Store, testSet, reference.Patchify, patchEmbedSolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := vision.Accuracy(pred, testSet); acc < 0.7 {
+		t.Errorf("test accuracy %.3f after 150 steps, want ≥ 0.7 (chance is 0.33)", acc)
+	}
+	if tr.History.Params < 10000 {
+		t.Errorf("%d parameters, want about 20,000", tr.History.Params)
+	}
+}
+
 // TestViT trains the course's solution once (about 15 s) and checks that
 // guessing scores 0 with the "chance" hint.
 func TestViT(t *testing.T) {
@@ -98,8 +126,8 @@ func TestViT(t *testing.T) {
 		t.Skip("trains a model")
 	}
 	t.Setenv("COURSE_CACHE", t.TempDir())
-	solution := func(trainSet, testSet *shapes.Dataset) []int {
-		cfg := shapes.DefaultViT
+	solution := func(trainSet, testSet *vision.Dataset) []int {
+		cfg := vision.DefaultViT
 		tr, err := cfg.TrainViT(train.Config{Steps: 450, BatchSize: 50, LearningRate: 3e-3, Seed: 1, Quiet: true}, trainSet, reference.Patchify, patchEmbedSolution)
 		if err != nil {
 			panic(err)
@@ -108,11 +136,11 @@ func TestViT(t *testing.T) {
 		if err != nil {
 			panic(err)
 		}
-		t.Logf("test accuracy %.3f", shapes.Accuracy(pred, testSet))
+		t.Logf("test accuracy %.3f", vision.Accuracy(pred, testSet))
 		return pred
 	}
 	expectHints(t, vitSpec, solution, []hintCase[vitFunc]{
-		{"always bar", "chance", func(_, testSet *shapes.Dataset) []int { return make([]int, testSet.Len()) }},
+		{"always bar", "chance", func(_, testSet *vision.Dataset) []int { return make([]int, testSet.Len()) }},
 	})
 }
 
@@ -120,8 +148,8 @@ func TestViT(t *testing.T) {
 // without their labels, in this process and in the grader's child (the
 // inputs WriteInputs sends), and cannot score by returning what it got.
 func TestViTLabelsHidden(t *testing.T) {
-	var got *shapes.Dataset
-	echo := func(_, testSet *shapes.Dataset) []int { got = testSet; return testSet.Labels }
+	var got *vision.Dataset
+	echo := func(_, testSet *vision.Dataset) []int { got = testSet; return testSet.Labels }
 	if r := vitSpec.Check(echo); r.Points != 0 {
 		t.Errorf("returning the test labels it was given scored %v:\n%s", r.Points, r.Report())
 	}

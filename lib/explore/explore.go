@@ -23,8 +23,8 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/lib/attention"
-	"github.com/attention-in-go/course/lib/data"
 	"github.com/attention-in-go/course/lib/posenc"
+	"github.com/attention-in-go/course/lib/synthetic"
 	"github.com/attention-in-go/course/lib/text"
 	"github.com/attention-in-go/course/lib/viz"
 )
@@ -41,7 +41,7 @@ var HeadChoices = []int{1, 2, 4, 8}
 // Introduced in the appendix.
 type Settings struct {
 	// Sentence is the text to attend over, lower-cased and split into words
-	// (lib/text); "" uses synthetic tokens (lib/data) instead.
+	// (lib/text); "" uses synthetic tokens (lib/synthetic) instead.
 	Sentence string
 	// Heads is the number of attention heads, one of HeadChoices.
 	Heads int
@@ -83,12 +83,12 @@ func (s Settings) Validate() error {
 // Tokens returns the tokens the explorer attends over, padded or cut to
 // MaxLen, and the padding mask [1][MaxLen] (1 = padding, lib/attention's
 // convention). Without a sentence they are synthetic ids "t17", … drawn
-// with lib/data.
+// with lib/synthetic.
 func (s Settings) Tokens() (tokens []string, mask [][]float64, err error) {
 	if strings.TrimSpace(s.Sentence) != "" {
 		tokens = text.Tokenize(s.Sentence)
 	} else {
-		sentences, err := data.Sentences(data.Config{Count: 1, VocabSize: 50, MaxLen: s.MaxLen, Seed: s.Seed})
+		sentences, err := synthetic.Sentences(synthetic.Config{Count: 1, VocabSize: 50, MaxLen: s.MaxLen, Seed: s.Seed})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/attention-in-go/course/lib/backend"
 	"github.com/attention-in-go/course/lib/exercise"
-	"github.com/attention-in-go/course/lib/shapes"
+	"github.com/attention-in-go/course/lib/vision"
 )
 
 // The tasks of lesson 05's Vision Transformer exercises: the patch
@@ -44,12 +44,12 @@ var PatchEmbedding = &exercise.Task[patchEmbedFunc, EmbedPatchesIn, [][][]float6
 // the test set. The learner's function gets the test set with every label
 // replaced by 0 (the check's Redact): it is scored on the real ones.
 type ViTIn struct {
-	Train, Test *shapes.Dataset
+	Train, Test *vision.Dataset
 }
 
-// TrainShapes: func TrainShapes(trainSet, testSet *shapes.Dataset) []int.
-var TrainShapes = &exercise.Task[func(trainSet, testSet *shapes.Dataset) []int, ViTIn, []int]{
+// TrainShapes: func TrainShapes(trainSet, testSet *vision.Dataset) []int.
+var TrainShapes = &exercise.Task[func(trainSet, testSet *vision.Dataset) []int, ViTIn, []int]{
 	ID:      "vit",
-	Call:    func(f func(trainSet, testSet *shapes.Dataset) []int, in ViTIn) []int { return f(in.Train, in.Test) },
+	Call:    func(f func(trainSet, testSet *vision.Dataset) []int, in ViTIn) []int { return f(in.Train, in.Test) },
 	Timeout: 5 * time.Minute,
 }

@@ -1,18 +1,18 @@
-package data_test
+package synthetic_test
 
 import (
 	"fmt"
 
-	"github.com/attention-in-go/course/lib/data"
+	"github.com/attention-in-go/course/lib/synthetic"
 )
 
 func ExampleSentences() {
-	_, err := data.Sentences(data.Config{Count: 5, VocabSize: 1, MaxLen: 8})
+	_, err := synthetic.Sentences(synthetic.Config{Count: 5, VocabSize: 1, MaxLen: 8})
 	fmt.Println(err)
 
-	s, _ := data.Sentences(data.Config{Count: 3, VocabSize: 10, MaxLen: 4, Seed: 1})
-	b := data.Pad(s)
-	fmt.Println(data.Check(s, 10, 4))
+	s, _ := synthetic.Sentences(synthetic.Config{Count: 3, VocabSize: 10, MaxLen: 4, Seed: 1})
+	b := synthetic.Pad(s)
+	fmt.Println(synthetic.Check(s, 10, 4))
 	for i := range b.IDs {
 		fmt.Println(b.IDs[i], b.Mask[i])
 	}
@@ -25,7 +25,7 @@ func ExampleSentences() {
 }
 
 func ExampleDescribe() {
-	s, _ := data.Describe([]float64{3, 1, 4, 1, 5, 9, 2, 6})
+	s, _ := synthetic.Describe([]float64{3, 1, 4, 1, 5, 9, 2, 6})
 	fmt.Printf("mean %.3f std %.3f min %g 25%% %g 50%% %g 75%% %g max %g\n", s.Mean, s.Std, s.Min, s.Q25, s.Median, s.Q75, s.Max)
 	// Output:
 	// mean 3.875 std 2.748 min 1 25% 1.75 50% 3.5 75% 5.25 max 9

@@ -1,4 +1,4 @@
-package shapes
+package vision
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func (c ViTConfig) TrainDataset(d *Dataset, patchify PatchifyFunc) (*train.Datas
 		return nil, err
 	}
 	if dims[1] != c.NumPatches() || dims[2] != c.PatchDim() {
-		return nil, fmt.Errorf("shapes: patchify gave %d patches of %d values, want %d of %d", dims[1], dims[2], c.NumPatches(), c.PatchDim())
+		return nil, fmt.Errorf("vision: patchify gave %d patches of %d values, want %d of %d", dims[1], dims[2], c.NumPatches(), c.PatchDim())
 	}
 	labels := make([]int32, d.Len())
 	for i, l := range d.Labels {

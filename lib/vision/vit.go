@@ -1,4 +1,4 @@
-package shapes
+package vision
 
 import (
 	"fmt"
@@ -40,11 +40,11 @@ func (c ViTConfig) PatchDim() int { return c.Patch * c.Patch }
 func (c ViTConfig) Validate() error {
 	switch {
 	case c.Patch < 1 || c.Size < c.Patch || c.Size%c.Patch != 0:
-		return fmt.Errorf("shapes: image size %d is not a multiple of the patch size %d", c.Size, c.Patch)
+		return fmt.Errorf("vision: image size %d is not a multiple of the patch size %d", c.Size, c.Patch)
 	case c.DModel < 1 || c.Heads < 1 || c.DModel%c.Heads != 0:
-		return fmt.Errorf("shapes: d_model %d must be a positive multiple of the %d heads", c.DModel, c.Heads)
+		return fmt.Errorf("vision: d_model %d must be a positive multiple of the %d heads", c.DModel, c.Heads)
 	case c.DFF < 1 || c.Layers < 1:
-		return fmt.Errorf("shapes: d_ff (%d) and layers (%d) must be ≥ 1", c.DFF, c.Layers)
+		return fmt.Errorf("vision: d_ff (%d) and layers (%d) must be ≥ 1", c.DFF, c.Layers)
 	}
 	return nil
 }
@@ -128,20 +128,20 @@ func Patches(d *Dataset, patch int, patchify func(img [][]float64, patch int) ([
 	for i, img := range d.Images {
 		ps, err := patchify(img, patch)
 		if err != nil {
-			return nil, nil, fmt.Errorf("shapes: image %d: %w", i, err)
+			return nil, nil, fmt.Errorf("vision: image %d: %w", i, err)
 		}
 		if len(ps) == 0 {
-			return nil, nil, fmt.Errorf("shapes: image %d gave no patches", i)
+			return nil, nil, fmt.Errorf("vision: image %d gave no patches", i)
 		}
 		if i == 0 {
 			dims = []int{d.Len(), len(ps), len(ps[0])}
 		}
 		if len(ps) != dims[1] {
-			return nil, nil, fmt.Errorf("shapes: image %d gave %d patches, image 0 gave %d", i, len(ps), dims[1])
+			return nil, nil, fmt.Errorf("vision: image %d gave %d patches, image 0 gave %d", i, len(ps), dims[1])
 		}
 		for j, row := range ps {
 			if len(row) != dims[2] {
-				return nil, nil, fmt.Errorf("shapes: image %d, patch %d has %d values, want %d", i, j, len(row), dims[2])
+				return nil, nil, fmt.Errorf("vision: image %d, patch %d has %d values, want %d", i, j, len(row), dims[2])
 			}
 			for _, v := range row {
 				flat = append(flat, float32(v))

@@ -1,4 +1,4 @@
-package data
+package synthetic
 
 import (
 	"math"

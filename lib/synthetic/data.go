@@ -1,4 +1,4 @@
-// Package data makes the synthetic token data of the course's appendix, as
+// Package synthetic makes the synthetic token data of the course's appendix, as
 // the source's interactive app does: sentences of random token ids,
 // validated, padded into a batch with its padding mask, and summarised with
 // the statistics pandas' describe() prints.
@@ -9,7 +9,7 @@
 //
 // Introduced in the appendix (masks, synthetic data and an interactive
 // explorer).
-package data
+package synthetic
 
 import (
 	"fmt"

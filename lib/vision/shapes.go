@@ -1,6 +1,6 @@
-// Package shapes draws the small greyscale images of the course's Vision
-// Transformer exercise: bars, crosses and rings at random places and sizes,
-// with noise, from a seed.
+// Package vision holds the course's Vision Transformer exercise: the small
+// greyscale images it classifies (bars, crosses and rings at random places
+// and sizes, with noise, from a seed) and the ViT that learns them.
 //
 // A Vision Transformer (Dosovitskiy et al., "An Image is Worth 16x16 Words",
 // 2020) cuts an image into patches, embeds each patch like a word and runs a
@@ -14,7 +14,7 @@
 // machine for a given seed.
 //
 // Introduced in lesson 05 (the Transformer encoder), exercise notebook.
-package shapes
+package vision
 
 import (
 	"fmt"
@@ -94,10 +94,10 @@ func (d *Dataset) Len() int { return len(d.Labels) }
 // Introduced in lesson 05.
 func Generate(n, size int, seed uint32) (*Dataset, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("shapes: n is %d: ask for at least one image", n)
+		return nil, fmt.Errorf("vision: n is %d: ask for at least one image", n)
 	}
 	if size < MinSize {
-		return nil, fmt.Errorf("shapes: size is %d: images must be at least %d×%d pixels for the shapes to be recognisable", size, MinSize, MinSize)
+		return nil, fmt.Errorf("vision: size is %d: images must be at least %d×%d pixels for the shapes to be recognisable", size, MinSize, MinSize)
 	}
 	r := random.New(seed)
 	order := make([]int, n)
@@ -178,7 +178,7 @@ func Draw(c Class, size int, r *random.Source) [][]float64 {
 			}
 		}
 	default:
-		panic(fmt.Sprintf("shapes.Draw: unknown class %d", int(c)))
+		panic(fmt.Sprintf("vision.Draw: unknown class %d", int(c)))
 	}
 	for y := range img {
 		for x := range img[y] {
