@@ -266,24 +266,6 @@ func ExplainMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, opts *O
 	if err != nil {
 		return nil, err
 	}
-	res := &MultiHeadResult{Output: eager.Matrix(reshape2(outs[0])), Shapes: shapes}
-	wflat := tensors.MustCopyFlatData[float32](outs[1]) // [1, heads, seq_q, seq_k]
-	seqQ, seqK := len(q), len(kv)
-	for hd := 0; hd < heads; hd++ {
-		m := make([][]float64, seqQ)
-		for i := range m {
-			m[i] = make([]float64, seqK)
-			for j := range m[i] {
-				m[i][j] = float64(wflat[(hd*seqQ+i)*seqK+j])
-			}
-		}
-		res.Weights = append(res.Weights, m)
-	}
-	return res, nil
-}
-
-// reshape2 drops the leading batch axis of size 1: [1, rows, cols] → [rows, cols].
-func reshape2(t *tensors.Tensor) *tensors.Tensor {
-	d := t.Shape().Dimensions
-	return tensors.FromFlatDataAndDimensions(tensors.MustCopyFlatData[float32](t), d[len(d)-2], d[len(d)-1])
+	// Shape: [1, seq_q, d_model] → [seq_q][d_model]; [1, heads, seq_q, seq_k] → heads × [seq_q][seq_k].
+	return &MultiHeadResult{Output: eager.Matrix(outs[0]), Weights: eager.Matrices(outs[1]), Shapes: shapes}, nil
 }

@@ -250,30 +250,11 @@ func ExplainMultiHeadBatch(x [][][]float64, heads int, w *MultiHeadWeights, mask
 	if err != nil {
 		return nil, err
 	}
-	out := tensors.MustCopyFlatData[float32](outs[0])
-	wts := tensors.MustCopyFlatData[float32](outs[1])
-	res := &MultiHeadBatchResult{Shapes: shapes, ParamCount: params}
+	// Shape: [batch, seq, d_model] → batch × [seq][d_model]; [batch, heads, seq, seq] → batch·heads × [seq][seq].
+	res := &MultiHeadBatchResult{Output: eager.Matrices(outs[0]), Shapes: shapes, ParamCount: params}
+	weights := eager.Matrices(outs[1])
 	for b := range batch {
-		o := make([][]float64, seq)
-		for i := range o {
-			o[i] = make([]float64, dModel)
-			for d := range o[i] {
-				o[i][d] = float64(out[(b*seq+i)*dModel+d])
-			}
-		}
-		res.Output = append(res.Output, o)
-		var hs [][][]float64
-		for h := range heads {
-			m := make([][]float64, seq)
-			for i := range m {
-				m[i] = make([]float64, seq)
-				for j := range m[i] {
-					m[i][j] = float64(wts[((b*heads+h)*seq+i)*seq+j])
-				}
-			}
-			hs = append(hs, m)
-		}
-		res.Weights = append(res.Weights, hs)
+		res.Weights = append(res.Weights, weights[b*heads:(b+1)*heads])
 	}
 	return res, nil
 }

@@ -71,17 +71,29 @@ func Bools(m [][]float64) *tensors.Tensor {
 // Matrix converts a float32 tensor whose leading axes are all 1 to a matrix
 // of its last two axes: [1, …, rows, cols] → [rows][cols].
 func Matrix(t *tensors.Tensor) [][]float64 {
+	return Matrices(t)[0]
+}
+
+// Matrices converts a float32 tensor of rank 2 or more to the matrices of
+// its last two axes, the leading axes flattened in row-major order:
+// [a, b, rows, cols] → [a·b][rows][cols].
+func Matrices(t *tensors.Tensor) [][][]float64 {
 	dims := t.Shape().Dimensions
 	rows, cols := dims[len(dims)-2], dims[len(dims)-1]
 	flat := tensors.MustCopyFlatData[float32](t)
-	m := make([][]float64, rows)
-	for i := range m {
-		m[i] = make([]float64, cols)
-		for j := range m[i] {
-			m[i][j] = float64(flat[i*cols+j])
+	n := len(flat) / max(rows*cols, 1)
+	out := make([][][]float64, n)
+	for k := range out {
+		m := make([][]float64, rows)
+		for i := range m {
+			m[i] = make([]float64, cols)
+			for j := range m[i] {
+				m[i][j] = float64(flat[(k*rows+i)*cols+j])
+			}
 		}
+		out[k] = m
 	}
-	return m
+	return out
 }
 
 // CheckMatrix verifies that m, called name in messages, is a non-empty,

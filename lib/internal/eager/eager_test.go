@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 )
 
 func TestRoundTripAndRun(t *testing.T) {
@@ -62,4 +63,22 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestMatrices(t *testing.T) {
+	flat := make([]float32, 2*3*2*2)
+	for i := range flat {
+		flat[i] = float32(i)
+	}
+	got := Matrices(tensors.FromFlatDataAndDimensions(flat, 2, 3, 2, 2))
+	if len(got) != 6 {
+		t.Fatalf("got %d matrices, want 6 (2·3)", len(got))
+	}
+	// Matrix k holds flat[4k … 4k+3]; index [1][2] is k = 1·3 + 2 = 5.
+	if want := [][]float64{{20, 21}, {22, 23}}; !reflect.DeepEqual(got[5], want) {
+		t.Errorf("matrix [1][2] = %v, want %v", got[5], want)
+	}
+	if want := [][]float64{{4, 5}, {6, 7}}; !reflect.DeepEqual(got[1], want) {
+		t.Errorf("matrix [0][1] = %v, want %v", got[1], want)
+	}
 }
