@@ -104,32 +104,41 @@ func (l *Lines) Validate() error {
 		return errors.New("viz: Lines has no Series")
 	}
 	for i, s := range l.Series {
-		name := fmt.Sprintf("viz: Lines.Series[%d]", i)
-		if s.Name != "" {
-			name += fmt.Sprintf(" (%q)", s.Name)
-		}
-		if s.X != nil && len(s.X) != len(s.Y) {
-			return fmt.Errorf("%s has %d X values but %d Y values", name, len(s.X), len(s.Y))
-		}
-		if len(s.Y) == 0 {
-			return fmt.Errorf("%s has no points", name)
-		}
-		for j, y := range s.Y {
-			x := float64(j)
-			if s.X != nil {
-				x = s.X[j]
-			}
-			switch {
-			case math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0):
-				return fmt.Errorf("%s point %d (%g, %g) is not finite", name, j, x, y)
-			case l.LogX && x <= 0:
-				return fmt.Errorf("%s point %d has X = %g, not positive on the logarithmic x axis (LogX)", name, j, x)
-			case l.LogY && y <= 0:
-				return fmt.Errorf("%s point %d has Y = %g, not positive on the logarithmic y axis (LogY)", name, j, y)
-			}
+		if err := checkSeries(fmt.Sprintf("viz: Lines.Series[%d]", i), s, l.LogX, l.LogY); err != nil {
+			return err
 		}
 	}
 	return checkFrame("Lines", l.Legend, l.Width, l.Height)
+}
+
+// checkSeries reports why series s, called name (with its Name added),
+// cannot be drawn: X and Y of different lengths, no points, values that are
+// not finite, or values that are not positive on a logarithmic axis.
+func checkSeries(name string, s Series, logX, logY bool) error {
+	if s.Name != "" {
+		name += fmt.Sprintf(" (%q)", s.Name)
+	}
+	if s.X != nil && len(s.X) != len(s.Y) {
+		return fmt.Errorf("%s has %d X values but %d Y values", name, len(s.X), len(s.Y))
+	}
+	if len(s.Y) == 0 {
+		return fmt.Errorf("%s has no points", name)
+	}
+	for j, y := range s.Y {
+		x := float64(j)
+		if s.X != nil {
+			x = s.X[j]
+		}
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0):
+			return fmt.Errorf("%s point %d (%g, %g) is not finite", name, j, x, y)
+		case logX && x <= 0:
+			return fmt.Errorf("%s point %d has X = %g, not positive on the logarithmic x axis (LogX)", name, j, x)
+		case logY && y <= 0:
+			return fmt.Errorf("%s point %d has Y = %g, not positive on the logarithmic y axis (LogY)", name, j, y)
+		}
+	}
+	return nil
 }
 
 // Size returns Width and Height, or the default size for those that are

@@ -63,24 +63,8 @@ func (m *MarkedLines) Validate() error {
 		series []Series
 	}{{"Lines", m.Lines}, {"Points", m.Points}} {
 		for i, ser := range group.series {
-			name := fmt.Sprintf("viz: MarkedLines.%s[%d]", group.name, i)
-			if ser.Name != "" {
-				name += fmt.Sprintf(" (%q)", ser.Name)
-			}
-			if ser.X != nil && len(ser.X) != len(ser.Y) {
-				return fmt.Errorf("%s has %d X values but %d Y values", name, len(ser.X), len(ser.Y))
-			}
-			if len(ser.Y) == 0 {
-				return fmt.Errorf("%s has no points", name)
-			}
-			for j, y := range ser.Y {
-				x := float64(j)
-				if ser.X != nil {
-					x = ser.X[j]
-				}
-				if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-					return fmt.Errorf("%s point %d (%g, %g) is not finite", name, j, x, y)
-				}
+			if err := checkSeries(fmt.Sprintf("viz: MarkedLines.%s[%d]", group.name, i), ser, false, false); err != nil {
+				return err
 			}
 		}
 	}
