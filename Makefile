@@ -77,8 +77,8 @@ site: setup ## Build the static HTML edition in build/site/: every notebook exec
 	@echo "==> Building the static HTML edition in build/site/"
 	@go run ./cmd/course site
 
-bench: ## Benchmarks of the library (go test -bench)
-	@go test -run '^$$' -bench . -benchmem ./lib/...
+bench: ## Benchmarks of the library: one table with time, GFLOP/s, share of the machine's peak, training time and accuracy
+	@go run ./cmd/course bench
 
 fmt: ## gofmt the Go code
 	@gofmt -w $$(git ls-files '*.go')

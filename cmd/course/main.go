@@ -16,6 +16,7 @@
 //	run     execute notebooks headless with Jupyter and GoNB, report failed cells
 //	grade   grade a folder of submitted exercise notebooks: gradebook CSV and feedback
 //	site    build the static HTML edition: every notebook executed and rendered
+//	bench   run the library's benchmarks; one table with GFLOP/s and the share of peak
 //	help    show help for the course tool or one of its commands
 //
 // Run `go run ./cmd/course help <command>` or `<command> -h` for details.
@@ -68,7 +69,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because help refers to
 	// commands.
-	commands = []*command{buildCommand, runCommand, gradeCommand, siteCommand, helpCommand}
+	commands = []*command{buildCommand, runCommand, gradeCommand, siteCommand, benchCommand, helpCommand}
 }
 
 // Exit statuses.

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var benchCommand = &command{
+	name:    "bench",
+	args:    "[-bench REGEXP] [-benchtime D] [PACKAGES]",
+	summary: "run the library's benchmarks; print one table with GFLOP/s and the share of the machine's peak",
+	help: `
+Bench runs the course library's Go benchmarks (go test -bench) and prints
+one Markdown table, ready for docs/PERFORMANCE.md: each workload, its
+time, its rate in GFLOP/s where the benchmark counts its operations, that
+rate as a share of the machine's peak, and the other figures it reports
+(training time, accuracy, …). The raw go test output goes to standard
+error as it runs.
+
+The peak is measured, not looked up: lib/backend's BenchmarkPeak runs a
+scalar float32 multiply-add loop with 12 independent chains on every core
+(GOMAXPROCS goroutines) — the most a scalar Go loop does, and the kind of
+loop the pure-Go backend runs. A share of 100 % means a workload is as
+fast as plain Go arithmetic can be on this machine; the CPU's vector units
+(AVX2, AVX-512) could do several times more, which the backend uses only
+when built with GOEXPERIMENT=simd (docs/PERFORMANCE.md says why the course
+does not).
+
+The training benchmarks (lessons 6, 7 and 8) take a few minutes together
+on 2 cores. Keep the machine otherwise idle: the figures are only as quiet
+as the machine.
+
+Examples:
+
+  make bench
+  go run ./cmd/course bench -bench 'Peak|MatMul|ScaledDot' ./lib/backend ./lib/attention
+`,
+	run: runBench,
+}
+
+func runBench(e *env, fs *flag.FlagSet, args []string) error {
+	pattern := fs.String("bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
+	benchtime := fs.String("benchtime", "", "go test -benchtime: a `duration` such as 2s, or Nx for N iterations (default: go test's 1s)")
+	if err := e.parseFlags(fs, args); err != nil {
+		return err
+	}
+	if _, err := regexp.Compile(*pattern); err != nil {
+		return usageErrorf("-bench %q is not a regular expression: %v", *pattern, err)
+	}
+	root, err := findRoot(e.dir)
+	if err != nil {
+		return err
+	}
+	pkgs := fs.Args()
+	if len(pkgs) == 0 {
+		pkgs = []string{"./lib/..."}
+	}
+	goArgs := []string{"test", "-run", "^$", "-bench", *pattern, "-benchmem"}
+	if *benchtime != "" {
+		goArgs = append(goArgs, "-benchtime", *benchtime)
+	}
+	goArgs = append(goArgs, pkgs...)
+
+	start := time.Now()
+	cmd := exec.CommandContext(e.ctx, "go", goArgs...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout = io.MultiWriter(&out, e.stderr)
+	cmd.Stderr = e.stderr
+	fmt.Fprintf(e.stderr, "==> go %s\n", strings.Join(goArgs, " "))
+	runErr := cmd.Run()
+	results := parseBench(&out)
+	if runErr != nil {
+		return fmt.Errorf("go test -bench failed (its output is above): %w", runErr)
+	}
+	if len(results) == 0 {
+		return fmt.Errorf("no benchmark matched -bench %q in %s", *pattern, strings.Join(pkgs, " "))
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n\n", machine(time.Since(start)))
+	writeBenchTable(e.stdout, results)
+	return nil
+}
+
+// benchResult is one line of go test -bench output.
+type benchResult struct {
+	Pkg     string             // the package's last path element
+	Name    string             // without "Benchmark" and the -GOMAXPROCS suffix
+	N       int                // iterations
+	Metrics map[string]float64 // unit → value: ns/op, B/op, GFLOP/s, …
+	Units   []string           // the units in the order printed
+}
+
+var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+(\d+)\s+(.*)$`)
+
+// parseBench reads go test -bench output: "pkg: PATH" lines set the
+// package of the result lines that follow.
+func parseBench(r io.Reader) []benchResult {
+	var out []benchResult
+	pkg := ""
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if p, ok := strings.CutPrefix(line, "pkg: "); ok {
+			pkg = p[strings.LastIndex(p, "/")+1:]
+			continue
+		}
+		m := benchLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		res := benchResult{Pkg: pkg, Name: m[1], N: n, Metrics: map[string]float64{}}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				break
+			}
+			res.Metrics[f[i+1]] = v
+			res.Units = append(res.Units, f[i+1])
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// peakGFLOPs returns the all-cores rate of lib/backend's BenchmarkPeak
+// (its sub-benchmark with the most cores), or 0.
+func peakGFLOPs(results []benchResult) (gflops float64, cores int) {
+	for _, r := range results {
+		c, ok := strings.CutPrefix(r.Name, "Peak/cores=")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(c); err == nil && n > cores {
+			gflops, cores = r.Metrics["GFLOP/s"], n
+		}
+	}
+	return gflops, cores
+}
+
+// writeBenchTable writes results as a Markdown table.
+func writeBenchTable(w io.Writer, results []benchResult) {
+	peak, cores := peakGFLOPs(results)
+	if peak > 0 {
+		fmt.Fprintf(w, "Peak: %.1f GFLOP/s on %d cores (scalar float32 multiply-add, lib/backend BenchmarkPeak).\n\n", peak, cores)
+	} else {
+		fmt.Fprintf(w, "No peak measured (lib/backend BenchmarkPeak did not run): no shares.\n\n")
+	}
+	fmt.Fprintln(w, "| workload | time/op | GFLOP/s | share of peak | other figures |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|")
+	for _, r := range results {
+		rate, share := "", ""
+		if g, ok := r.Metrics["GFLOP/s"]; ok {
+			rate = fmt.Sprintf("%.2f", g)
+			if peak > 0 {
+				share = fmt.Sprintf("%.0f %%", 100*g/peak)
+			}
+		}
+		var other []string
+		for _, u := range r.Units {
+			if !slices.Contains([]string{"ns/op", "GFLOP/s", "B/op", "allocs/op"}, u) {
+				other = append(other, fmt.Sprintf("%s %s", strconv.FormatFloat(r.Metrics[u], 'g', 4, 64), u))
+			}
+		}
+		fmt.Fprintf(w, "| %s.%s | %s | %s | %s | %s |\n", r.Pkg, r.Name, duration(r.Metrics["ns/op"]), rate, share, strings.Join(other, ", "))
+	}
+}
+
+// duration formats nanoseconds with three significant digits.
+func duration(ns float64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%.3g µs", float64(d)/float64(time.Microsecond))
+	}
+}
+
+// machine describes where the benchmarks ran, for the record.
+func machine(took time.Duration) string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, "model name"); ok {
+				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+				break
+			}
+		}
+	}
+	goVersion := runtime.Version()
+	if out, err := exec.Command("go", "env", "GOVERSION", "GOEXPERIMENT").Output(); err == nil {
+		f := strings.Fields(string(out))
+		goVersion = strings.Join(f, ", GOEXPERIMENT=")
+		if len(f) == 1 {
+			goVersion += " (no GOEXPERIMENT)"
+		}
+	}
+	return fmt.Sprintf("Machine: %s, %d cores (GOMAXPROCS %d); %s; %s; benchmarks took %s.",
+		cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0), goVersion, time.Now().UTC().Format("2006-01-02"), took.Round(time.Second))
+}

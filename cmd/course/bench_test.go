@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseBench(t *testing.T) {
+	f, err := os.Open("testdata/bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got := parseBench(f)
+	want := []benchResult{
+		{Pkg: "attention", Name: "ScaledDotProduct/batch=2,heads=8,seq=256,dk=64", N: 20,
+			Metrics: map[string]float64{"ns/op": 57e6, "GFLOP/s": 2.355, "B/op": 3393864, "allocs/op": 299},
+			Units:   []string{"ns/op", "GFLOP/s", "B/op", "allocs/op"}},
+		{Pkg: "backend", Name: "Peak/cores=1", N: 200, Metrics: map[string]float64{"ns/op": 6834166, "GFLOP/s": 3.682}, Units: []string{"ns/op", "GFLOP/s"}},
+		{Pkg: "backend", Name: "Peak/cores=2", N: 400, Metrics: map[string]float64{"ns/op": 3417083, "GFLOP/s": 7.364}, Units: []string{"ns/op", "GFLOP/s"}},
+		{Pkg: "seq2seq", Name: "Lesson06", N: 1,
+			Metrics: map[string]float64{"ns/op": 85768331518, "attn-acc%@12": 99.92, "attn-acc%@4": 100, "attn-ms/step": 114.4},
+			Units:   []string{"ns/op", "attn-acc%@12", "attn-acc%@4", "attn-ms/step"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseBench:\ngot  %+v\nwant %+v", got, want)
+	}
+}
+
+func TestBenchTable(t *testing.T) {
+	f, err := os.Open("testdata/bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	writeBenchTable(&b, parseBench(f))
+	for _, want := range []string{
+		"Peak: 7.4 GFLOP/s on 2 cores",
+		// 2.355 / 7.364 = 32 %.
+		"| attention.ScaledDotProduct/batch=2,heads=8,seq=256,dk=64 | 57 ms | 2.35 | 32 % |  |",
+		"| backend.Peak/cores=2 | 3.42 ms | 7.36 | 100 % |  |",
+		"| seq2seq.Lesson06 | 85.8 s |  |  | 99.92 attn-acc%@12, 100 attn-acc%@4, 114.4 attn-ms/step |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for _, tt := range []struct {
+		ns   float64
+		want string
+	}{{999, "0.999 µs"}, {214767, "215 µs"}, {57e6, "57 ms"}, {85768331518, "85.8 s"}} {
+		if got := duration(tt.ns); got != tt.want {
+			t.Errorf("duration(%g) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
