@@ -21,7 +21,8 @@ var buildCommand = &command{
 	help: `
 Build turns every lesson source lessons/NN-slug.md into the notebook
 notebooks/NN-slug.ipynb and prints, for each, whether it was written or
-unchanged. Notebooks are build output: edit the .md file, run
+unchanged. It fails when a lesson's ` + "```go noexec quote=PATH" + ` block
+no longer matches the library file PATH it quotes. Notebooks are build output: edit the .md file, run
 'make notebooks', and commit both.
 
 With -check, build writes nothing and fails if a committed notebook is not
@@ -119,6 +120,12 @@ type layout struct {
 // display returns path relative to the course root, for messages.
 func (l layout) display(path string) string { return display(l.root, path) }
 
+// readQuoted reads the file a lesson quotes (```go noexec quote=PATH),
+// whose slash-separated path is relative to the course root.
+func (l layout) readQuoted(path string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(l.root, filepath.FromSlash(path)))
+}
+
 // sourceOf returns the lesson source of the notebook at path, for messages.
 func (l layout) sourceOf(path string) string {
 	return l.display(filepath.Join(l.lessons, strings.TrimSuffix(filepath.Base(path), ".ipynb")+".md"))
@@ -161,6 +168,9 @@ func buildOne(l layout, src string, b notebook.Builder) (built, error) {
 	name := l.display(src)
 	ls, err := lesson.Parse(name, data)
 	if err != nil {
+		return built{}, err
+	}
+	if err := ls.CheckQuotes(l.readQuoted); err != nil {
 		return built{}, err
 	}
 	nb, err := b.Build(ls)

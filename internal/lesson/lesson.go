@@ -7,7 +7,10 @@
 //   - A fenced code block whose info string is exactly "go" becomes a code
 //     cell; its content is kept verbatim, without the fences.
 //   - Every other fenced block (```go noexec, ```python, ```text, …) stays
-//     part of the surrounding Markdown: it is shown, not run.
+//     part of the surrounding Markdown: it is shown, not run. A ```go
+//     noexec block must say what it is: "go noexec quote=PATH" quotes a
+//     library file, which [Lesson.CheckQuotes] holds it to, and "go noexec
+//     sketch" is code that quotes nothing (see quote.go).
 //   - A block whose info string is "go exercise=ID points=N" or
 //     "go check=ID" is a code cell too: an exercise or its check (see
 //     [Exercise] and [Solution]).
@@ -83,6 +86,9 @@ type Lesson struct {
 	Title string
 	// Cells are the lesson's cells in order.
 	Cells []Cell
+	// Quotes are the lesson's ```go noexec quote=PATH blocks, in order;
+	// they stay in the Markdown cells too. See [Lesson.CheckQuotes].
+	Quotes []Quote
 }
 
 // Error is a problem in a lesson source, located by file and line.
@@ -118,7 +124,7 @@ func Parse(name string, src []byte) (*Lesson, error) {
 	if err != nil {
 		return nil, err
 	}
-	cells, title, err := parseCells(name, text)
+	cells, quotes, title, err := parseCells(name, text)
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +132,11 @@ func Parse(name string, src []byte) (*Lesson, error) {
 		return nil, &Error{Path: name, Msg: `no title: the lesson needs a "# Title" heading`}
 	}
 	return &Lesson{
-		Path:  name,
-		Slug:  strings.TrimSuffix(path.Base(name), ".md"),
-		Title: title,
-		Cells: cells,
+		Path:   name,
+		Slug:   strings.TrimSuffix(path.Base(name), ".md"),
+		Title:  title,
+		Cells:  cells,
+		Quotes: quotes,
 	}, nil
 }
 

@@ -38,10 +38,10 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name:      "go noexec and other languages stay in markdown",
-			src:       "# T\n\n```go noexec\nfunc main() {}\n```\n\n```python\nprint(1)\n```\n\n```\nplain\n```\n",
+			src:       "# T\n\n```go noexec sketch\nfunc main() {}\n```\n\n```python\nprint(1)\n```\n\n```\nplain\n```\n",
 			wantTitle: "T",
 			want: []Cell{
-				md(1, "# T", "", "```go noexec", "func main() {}", "```", "", "```python", "print(1)", "```", "", "```", "plain", "```"),
+				md(1, "# T", "", "```go noexec sketch", "func main() {}", "```", "", "```python", "print(1)", "```", "", "```", "plain", "```"),
 			},
 		},
 		{

@@ -118,26 +118,28 @@ type parser struct {
 
 	open   *fence        // the fenced block being read, if any
 	code   []string      // content of the open block, if it is a code cell or claims
+	quote  *Quote        // the open block, if it is a ```go noexec quote=PATH
+	quotes []Quote       // the quotes read so far
 	claims []claim.Claim // claims of the pending Markdown
 	err    error         // the first error found
 }
 
 // parseCells splits a normalised source into cells and finds its title.
-func parseCells(name, text string) ([]Cell, string, error) {
+func parseCells(name, text string) ([]Cell, []Quote, string, error) {
 	p := &parser{name: name}
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	for i, line := range lines {
 		p.line(line, i+1)
 	}
 	if p.open != nil {
-		return nil, "", &Error{Path: name, Line: p.open.line,
+		return nil, nil, "", &Error{Path: name, Line: p.open.line,
 			Msg: "unclosed code fence " + strings.Repeat(string(p.open.char), p.open.length)}
 	}
 	p.flushMarkdown()
 	if p.err != nil {
-		return nil, "", p.err
+		return nil, nil, "", p.err
 	}
-	return p.cells, p.title, nil
+	return p.cells, p.quotes, p.title, nil
 }
 
 // line processes one source line.
@@ -160,13 +162,19 @@ func (p *parser) line(line string, lineNo int) {
 			}
 			p.cells = append(p.cells, c)
 		} else {
+			if p.quote != nil {
+				p.quotes = append(p.quotes, *p.quote)
+			}
 			p.addMarkdown(line, lineNo)
 		}
-		p.open, p.code = nil, nil
+		p.open, p.code, p.quote = nil, nil, nil
 	case p.open != nil:
 		if p.open.isCode() || p.open.info == "claims" {
 			p.code = append(p.code, p.open.unindent(line))
 		} else {
+			if p.quote != nil {
+				p.quote.Lines = append(p.quote.Lines, p.open.unindent(line))
+			}
 			p.addMarkdown(line, lineNo)
 		}
 	default:
@@ -178,6 +186,15 @@ func (p *parser) line(line string, lineNo int) {
 				p.flushMarkdown()
 				p.code = []string{}
 			} else {
+				if f.isNoexec() {
+					path, err := noexecAttributes(p.name, f)
+					if err != nil && p.err == nil {
+						p.err = err
+					}
+					if path != "" {
+						p.quote = &Quote{Path: path, Line: lineNo}
+					}
+				}
 				p.addMarkdown(line, lineNo)
 			}
 			return

@@ -142,7 +142,7 @@ func PatternTable(names []string, patterns []Pattern) string {
 // MostAttended returns, for each query row of weights, the index of the key
 // with the largest weight (the first one on a tie).
 //
-// Introduced in lesson 03.
+// Part of the library behind lesson 03; the lesson does not name it.
 func MostAttended(weights [][]float64) []int {
 	idx := make([]int, len(weights))
 	for i, row := range weights {

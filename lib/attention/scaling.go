@@ -22,7 +22,7 @@ import (
 //
 // Typical use: dk from 1 to 512, n in the thousands.
 //
-// Introduced in lesson 01.
+// Part of the library behind lesson 01; the lesson does not name it.
 func DotProductVariance(dk, n int, seed uint32) (raw, scaled float64, err error) {
 	if dk < 1 || n < 2 {
 		return 0, 0, fmt.Errorf("attention.DotProductVariance: need dk ≥ 1 and n ≥ 2 samples, got dk=%d n=%d", dk, n)
@@ -48,7 +48,7 @@ func DotProductVariance(dk, n int, seed uint32) (raw, scaled float64, err error)
 // one-hot, with vanishing gradients for every other key. With keys keys, a
 // perfectly flat softmax would give 1/keys.
 //
-// Introduced in lesson 01.
+// Part of the library behind lesson 01; the lesson does not name it.
 func Saturation(dk, keys, n int, seed uint32) (unscaled, scaled float64, err error) {
 	if dk < 1 || keys < 2 || n < 1 {
 		return 0, 0, fmt.Errorf("attention.Saturation: need dk ≥ 1, keys ≥ 2 and n ≥ 1, got dk=%d keys=%d n=%d", dk, keys, n)

@@ -44,7 +44,7 @@ const (
 // ScoreKinds lists the four score functions in the order lesson 02 presents
 // them. Treat it as read-only.
 //
-// Introduced in lesson 02.
+// Introduced in lesson 07.
 var ScoreKinds = []ScoreKind{Additive, Dot, General, Concat}
 
 // AdditiveScore is the score of Bahdanau, Cho & Bengio, "Neural Machine

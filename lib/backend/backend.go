@@ -9,7 +9,7 @@
 // github.com/gomlx/gomlx/backends/default: that package pulls in XLA, which
 // tries to download its plugin at start and fails offline.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not import it.
 package backend
 
 import (

@@ -38,7 +38,7 @@ var Formats = []Format{DayMonthYear, MonDayYear, Numeric, WeekdayDayMonYear, Day
 
 // Span is a range of character positions [From, To) of a string.
 //
-// Introduced in lesson 07.
+// Part of the library behind lesson 07; the lesson does not name it.
 type Span struct{ From, To int }
 
 // Len is the number of characters of the span.
@@ -163,7 +163,7 @@ func Generate(nTrain, nTest int, testFraction float64, seed uint32) (*Task, erro
 // Vocab maps characters to ids and back. Id 0 is padding; a target
 // vocabulary also has the start id 1 that the decoder reads first.
 //
-// Introduced in lesson 07.
+// Part of the library behind lesson 07; the lesson does not name it.
 type Vocab struct {
 	Chars []rune // Chars[id]; 0 and (target) 1 are placeholders
 	ids   map[rune]int32
@@ -172,7 +172,7 @@ type Vocab struct {
 
 // Pad is the padding id of both vocabularies.
 //
-// Introduced in lesson 07.
+// Part of the library behind lesson 07; the lesson does not name it.
 const Pad = 0
 
 func newVocab(chars string, withStart bool) *Vocab {

@@ -252,7 +252,7 @@ type Result struct {
 // Evaluate loads (or trains) the model of every score kind and measures
 // it on the test set.
 //
-// Introduced in lesson 07.
+// Part of the library behind lesson 07; the lesson does not name it.
 func (x Experiment) Evaluate(kinds ...attention.ScoreKind) ([]Result, error) {
 	test := x.Task().Test
 	var rs []Result

@@ -16,7 +16,7 @@
 // (graphs, figures, models) are in lib/exercise/withlib, so that a
 // program serving plain-Go exercises does not link GoMLX and gonum/plot.
 //
-// Introduced in lesson 01's exercises.
+// Part of the grader behind lesson 01's exercises; the notebooks do not import it.
 package exercise
 
 import (

@@ -38,7 +38,7 @@ var HeadChoices = []int{1, 2, 4, 8}
 
 // Settings are what the sliders control.
 //
-// Introduced in the appendix.
+// Part of the library behind the appendix; the lesson does not name it.
 type Settings struct {
 	// Sentence is the text to attend over, lower-cased and split into words
 	// (lib/text); "" uses synthetic tokens (lib/synthetic) instead.

@@ -11,7 +11,7 @@ import (
 // DimensionName says which sinusoid column j of an encoding is:
 // "sine i" for j = 2i, "cosine i" for j = 2i+1.
 //
-// Introduced in lesson 04.
+// Introduced in lesson 04's exercises.
 func DimensionName(j int) string {
 	if j%2 == 0 {
 		return fmt.Sprintf("sine %d", j/2)

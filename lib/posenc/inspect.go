@@ -49,7 +49,7 @@ func CosineSimilarity(m [][]float64) [][]float64 {
 // Column returns column j of m: for an encoding, dimension j over all the
 // positions.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func Column(m [][]float64, j int) []float64 {
 	col := make([]float64, len(m))
 	for i, row := range m {
@@ -78,7 +78,7 @@ func Permute(m [][]float64, perm []int) ([][]float64, error) {
 // sequence are permuted by perm, the self-attention weights without
 // positions are permuted exactly so.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func PermuteBoth(m [][]float64, perm []int) ([][]float64, error) {
 	if err := checkPermutation(perm, len(m)); err != nil {
 		return nil, err

@@ -54,7 +54,7 @@ func RelativeMap(k, dModel int, base float64) ([][]float64, error) {
 
 // MatVec returns m·v, the matrix m applied to the column vector v.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func MatVec(m [][]float64, v []float64) []float64 {
 	out := make([]float64, len(m))
 	for r, row := range m {

@@ -114,7 +114,7 @@ func (s *Source) Normal(rows, cols int) [][]float64 {
 // Uniform returns a rows×cols matrix of numbers drawn uniformly from
 // (−a, a), filled row by row, like np.random.uniform(-a, a, (rows, cols)).
 //
-// Introduced in lesson 03 (the weights of multi-head attention).
+// Part of the library behind lesson 03 (the weights of multi-head attention); the lesson does not name it.
 func (s *Source) Uniform(rows, cols int, a float64) [][]float64 {
 	m := make([][]float64, rows)
 	for i := range m {
@@ -135,7 +135,7 @@ func (s *Source) Uniform(rows, cols int, a float64) [][]float64 {
 // Typical shapes: [d_model, d_model] for an attention projection,
 // [d_model, d_ff] and [d_ff, d_model] for a feed-forward network.
 //
-// Introduced in lesson 03 (the weights of multi-head attention).
+// Part of the library behind lesson 03 (the weights of multi-head attention); the lesson does not name it.
 func (s *Source) Glorot(rows, cols int) [][]float64 {
 	return s.Uniform(rows, cols, math.Sqrt(6/float64(rows+cols)))
 }

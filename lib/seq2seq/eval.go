@@ -58,7 +58,7 @@ func Decode(store *model.Store, cfg Config, e *Examples) (*Decoded, error) {
 
 // Correct is the accuracy of decoded outputs against the targets.
 //
-// Introduced in lesson 06.
+// Introduced in lesson 07.
 type Correct struct {
 	// Token is the fraction of target tokens (padding excluded) predicted
 	// right; Sequence the fraction of sequences right in every token.
@@ -69,7 +69,7 @@ type Correct struct {
 // Accuracy scores the decoded tokens against e's targets, over the first
 // Lens[i] tokens of each example.
 //
-// Introduced in lesson 06.
+// Introduced in lesson 07.
 func Accuracy(e *Examples, d *Decoded) Correct {
 	right, total, seqs := 0, 0, 0
 	for i, l := range e.Lens {

@@ -13,7 +13,7 @@ import (
 // Typical shapes: inputs [batch, src_len], [batch, tgt_len] → logits
 // [batch, tgt_len, tgt_vocab].
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func (c Config) TrainModel() train.Model {
 	return func(scope *model.Scope, in []*graph.Node) []*graph.Node {
 		logits, _ := TeacherForced(scope, c, in[0], in[1])
@@ -25,7 +25,7 @@ func (c Config) TrainModel() train.Model {
 // ids} → {tokens [batch, steps] int32, attention weights [batch, steps,
 // src_len]}, by [Greedy].
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func (c Config) GreedyModel(steps int) train.Model {
 	return func(scope *model.Scope, in []*graph.Node) []*graph.Node {
 		tokens, weights := Greedy(scope, c, in[0], steps)
@@ -36,7 +36,7 @@ func (c Config) GreedyModel(steps int) train.Model {
 // TrainLoss is [Loss] in the form [train.Fit] takes: labels {target ids},
 // predictions {logits}.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func TrainLoss(labels, predictions []*graph.Node) *graph.Node {
 	return Loss(labels[0], predictions[0])
 }

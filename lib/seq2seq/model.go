@@ -18,7 +18,7 @@ import (
 // Pad is the padding id of sources and targets: masked out of the
 // attention and of the loss.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 const Pad = 0
 
 // Config describes an encoder–decoder. Zero fields take the defaults in

@@ -10,7 +10,7 @@ import (
 
 // Token ids of the reversal task: 0 padding, 1 start, 2…11 the digits 0…9.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 const (
 	Start  = 1
 	Digit0 = 2
@@ -70,7 +70,7 @@ func ReverseTask(n, minLen, maxLen, width int, seed uint32) (*Examples, error) {
 // Dataset returns the examples as a training set: inputs source and
 // decoder input, label the target.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func (e *Examples) Dataset(name string) *train.Dataset {
 	return &train.Dataset{Name: name,
 		Inputs: []train.Column{train.Ints(flat(e.Src), e.Width), train.Ints(flat(e.TgtIn), e.Width)},
@@ -87,7 +87,7 @@ func flat(m [][]int32) []int32 {
 
 // Digits formats token ids as digits, "·" for padding and "^" for start.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func Digits(ids []int32) string {
 	var b strings.Builder
 	for i, id := range ids {

@@ -140,7 +140,7 @@ func Pad(sentences [][]int) Batch {
 
 // Stats are the summary statistics pandas' describe() prints.
 //
-// Introduced in the appendix.
+// Part of the library behind the appendix; the lesson does not name it.
 type Stats struct {
 	Count                                 int
 	Mean, Std, Min, Q25, Median, Q75, Max float64
@@ -152,7 +152,7 @@ type Stats struct {
 // the q-quantile of sorted x is x[h] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with
 // h = q(n−1).
 //
-// Introduced in the appendix.
+// Part of the library behind the appendix; the lesson does not name it.
 func Describe(values []float64) (Stats, error) {
 	n := len(values)
 	if n == 0 {

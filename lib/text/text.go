@@ -27,7 +27,7 @@ import (
 // tensor is all padding, which is what attention.PaddingMask expects by
 // default.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 const (
 	PadID    = 0       // id of the padding token
 	UnkID    = 1       // id of the out-of-vocabulary token
@@ -139,7 +139,7 @@ func (v *Vocab) ID(token string) int {
 // Encode tokenizes sentence with [Tokenize] and returns the id of every
 // token; unknown words become [UnkID].
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func (v *Vocab) Encode(sentence string) []int {
 	return v.EncodeTokens(Tokenize(sentence))
 }
@@ -148,7 +148,7 @@ func (v *Vocab) Encode(sentence string) []int {
 // sentence (compared in lower case); unknown tokens become [UnkID]. Use it
 // for words kept as a list, such as the labels of a figure.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func (v *Vocab) EncodeTokens(tokens []string) []int {
 	ids := make([]int, len(tokens))
 	for i, t := range tokens {
@@ -161,7 +161,7 @@ func (v *Vocab) EncodeTokens(tokens []string) []int {
 // unknown words to "<unk>" (the original word is lost). An id outside
 // [0, Len()) is an error.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func (v *Vocab) Decode(ids []int) ([]string, error) {
 	tokens := make([]string, len(ids))
 	for i, id := range ids {
@@ -178,7 +178,7 @@ func (v *Vocab) Decode(ids []int) ([]string, error) {
 // (0: the length of the longest sentence), giving a [batch][length] matrix
 // of ids ready for a model and for attention.Padding.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func (v *Vocab) EncodeBatch(sentences []string, length int) ([][]int, error) {
 	batch := make([][]int, len(sentences))
 	for i, s := range sentences {
@@ -192,7 +192,7 @@ func (v *Vocab) EncodeBatch(sentences []string, length int) ([][]int, error) {
 // seeded generator: the same seed gives the same words on every machine.
 // It panics if n < 0 or the vocabulary has no words.
 //
-// Introduced in lesson 04.
+// Part of the library behind lesson 04; the lesson does not name it.
 func (v *Vocab) Sample(n int, seed uint32) []string {
 	if n < 0 {
 		panic(fmt.Sprintf("text.Sample: n must be ≥ 0, got %d", n))

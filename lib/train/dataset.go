@@ -16,7 +16,7 @@ import (
 // Typical shapes: token ids, Dims [seq], Int of length N·seq; a mask or a
 // target value, Dims [] (one number per example).
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 type Column struct {
 	Dims  []int
 	Int   []int32
@@ -26,13 +26,13 @@ type Column struct {
 // Ints makes an int32 [Column] of examples of shape dims from data, which
 // holds them one after the other.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func Ints(data []int32, dims ...int) Column { return Column{Dims: dims, Int: data} }
 
 // Floats makes a float32 [Column] of examples of shape dims from data, which
 // holds them one after the other.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func Floats(data []float32, dims ...int) Column { return Column{Dims: dims, Float: data} }
 
 // size returns the number of values of one example.
@@ -109,7 +109,7 @@ func (d *Dataset) Len() (int, error) {
 // epoch after epoch, each a permutation of 0…n−1 drawn from seed (PCG), so
 // the same seed gives the same batches on every machine.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func Order(n int, seed uint64) iter.Seq[[]int] {
 	return func(yield func([]int) bool) {
 		r := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -125,7 +125,7 @@ func Order(n int, seed uint64) iter.Seq[[]int] {
 // batch. It is GoMLX's training batch, so a [Batcher] feeds GoMLX's
 // training loop directly.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 type Batch = gomlxtrain.Batch
 
 // Batches returns the examples as an endless sequence of batches of
@@ -135,7 +135,7 @@ type Batch = gomlxtrain.Batch
 //
 // Typical shapes: batchSize 64 → inputs [64, seq], labels [64, seq].
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func (d *Dataset) Batches(batchSize int, seed uint64) (*Batcher, error) {
 	n, err := d.Len()
 	if err != nil {
@@ -150,7 +150,7 @@ func (d *Dataset) Batches(batchSize int, seed uint64) (*Batcher, error) {
 // Batcher yields the batches of a [Dataset] in a seeded order. It is a
 // GoMLX training dataset (github.com/gomlx/gomlx/ml/train.Dataset).
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 type Batcher struct {
 	d    *Dataset
 	n    int
@@ -194,7 +194,7 @@ func (d *Dataset) batch(idx []int) Batch {
 // Slice returns the examples from..to−1 of the inputs as tensors, in
 // order: what [Predict] takes.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func (d *Dataset) Slice(from, to int) []*tensors.Tensor {
 	idx := make([]int, 0, to-from)
 	for i := from; i < to; i++ {

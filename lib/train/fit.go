@@ -141,7 +141,7 @@ func (t *Trained) Predict(m Model, inputs ...*tensors.Tensor) ([]*tensors.Tensor
 // COURSE_CACHE is set, else the user cache folder's
 // attention-in-go/name (~/.cache/attention-in-go/name on Linux).
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func Dir(name string) (string, error) {
 	if !validName.MatchString(name) {
 		return "", fmt.Errorf("train: model name %q must be letters, digits, '-', '_' or '.'", name)
@@ -306,7 +306,7 @@ func save(store *model.Store, dir string) error {
 // SaveHistory writes h as history.json in the checkpoint folder of name,
 // for example after adding Metrics.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 func SaveHistory(h *History, name string) error {
 	dir, err := Dir(name)
 	if err != nil {
@@ -411,7 +411,7 @@ func Predict(store *model.Store, m Model, inputs ...*tensors.Tensor) ([]*tensors
 // Predictor runs a model's inference graph repeatedly, compiling it once
 // per input shape.
 //
-// Introduced in lesson 06.
+// Part of the library behind lesson 06; the lesson does not name it.
 type Predictor struct {
 	exec *model.Exec
 }

@@ -128,7 +128,7 @@ func FFNParamCount(dModel, dFF int) int { return 2*dModel*dFF + dFF + dModel }
 // LayerNormParamCount returns the number of parameters of one LayerNorm:
 // the gain γ and the bias β, d_model each.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 func LayerNormParamCount(dModel int) int { return 2 * dModel }
 
 // EncoderLayerParamCount returns the number of parameters of one encoder
@@ -136,7 +136,7 @@ func LayerNormParamCount(dModel int) int { return 2 * dModel }
 // the feed-forward network ([FFNParamCount]) and two LayerNorms. The number
 // of heads does not change it.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 func EncoderLayerParamCount(dModel, dFF int) int {
 	return attention.MultiHeadParamCount(dModel, true) + FFNParamCount(dModel, dFF) + 2*LayerNormParamCount(dModel)
 }

@@ -72,7 +72,7 @@ func (b *EncoderLayerBuilder) Done() (output, weights *graph.Node) {
 // EncoderLayerSteps holds every intermediate node of one encoder layer, in
 // order, with their shapes.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 type EncoderLayerSteps struct {
 	Attention *graph.Node // MultiHead(x, x, x)          [batch, seq, d_model]
 	Weights   *graph.Node // attention weights           [batch, heads, seq, seq]
@@ -161,7 +161,7 @@ func (b *EncoderBuilder) Done() (output *graph.Node, weights []*graph.Node) {
 
 // EncoderSteps holds every intermediate node of an encoder, in order.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 type EncoderSteps struct {
 	Embedded *graph.Node         // Embedding[tokens]          [batch, seq, d_model]
 	Scaled   *graph.Node         // Embedded·√d_model          [batch, seq, d_model]

@@ -18,7 +18,7 @@ func run(fn func(in []*graph.Node) []*graph.Node, inputs ...any) ([]*tensors.Ten
 
 // StepShape is the shape of one step of a computation, for printing.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 type StepShape struct {
 	Name       string
 	Dimensions []int
@@ -26,7 +26,7 @@ type StepShape struct {
 
 // StepShapes lists the shapes of the steps of a computation in order.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 type StepShapes []StepShape
 
 // String formats one step per line, names aligned.

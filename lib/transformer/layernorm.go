@@ -9,7 +9,7 @@ import (
 // in [LayerNorm], so that a row of equal values (variance 0) gives zeros
 // instead of a division by zero. 1e-5 is PyTorch's default.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 const LayerNormEpsilon = 1e-5
 
 // LayerNormParams holds the parameters of one LayerNorm as graph nodes:

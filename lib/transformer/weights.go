@@ -21,7 +21,7 @@ type LayerNormWeights struct {
 // NewLayerNormWeights returns the starting point of a LayerNorm: γ = 1 and
 // β = 0, so that it only normalises.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 func NewLayerNormWeights(dModel int) *LayerNormWeights {
 	w := &LayerNormWeights{Gamma: make([]float64, dModel), Beta: make([]float64, dModel)}
 	for i := range w.Gamma {

@@ -28,7 +28,7 @@ import (
 
 // Class is the kind of shape an image shows; its value is the class label.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 type Class int
 
 const (
@@ -66,7 +66,7 @@ const MinSize = 8
 //
 // Typical shapes: Images [n][size][size], Labels [n].
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 type Dataset struct {
 	// Images are greyscale, one [size][size] matrix per image, row 0 at
 	// the top; the background is about 0 and the strokes about 1.
@@ -91,7 +91,7 @@ func (d *Dataset) Len() int { return len(d.Labels) }
 //
 // Typical shapes: Images [n][16][16].
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func Generate(n, size int, seed uint32) (*Dataset, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("vision: n is %d: ask for at least one image", n)
@@ -130,7 +130,7 @@ func Generate(n, size int, seed uint32) (*Dataset, error) {
 // Strokes are about 1.3 pixels wide and anti-aliased: a pixel's intensity
 // falls off linearly with its distance from the stroke.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func Draw(c Class, size int, r *random.Source) [][]float64 {
 	img := make([][]float64, size)
 	for i := range img {
@@ -231,7 +231,7 @@ func intn(r *random.Source, n int) int {
 
 // Counts returns how many images of each class d holds, indexed by label.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05's exercise notebook, which does not name it.
 func (d *Dataset) Counts() []int {
 	c := make([]int, NumClasses)
 	for _, l := range d.Labels {
@@ -244,7 +244,7 @@ func (d *Dataset) Counts() []int {
 // titled with its class (and, when predicted is not nil, the predicted
 // class of every mistake: "ring → bar" is a ring taken for a bar).
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func Gallery(d *Dataset, n, cols int, predicted []int) *viz.Grid {
 	n = min(n, d.Len())
 	g := &viz.Grid{Cols: cols}

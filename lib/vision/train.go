@@ -13,13 +13,13 @@ import (
 // PatchifyFunc cuts one image [H][W] into patches of p×p pixels, each
 // flattened: [(H/p)·(W/p)][p·p]. The learner writes it in the exercise.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05; the lesson does not name it.
 type PatchifyFunc func(img [][]float64, p int) ([][]float64, error)
 
 // Model returns the [ViT] as a lib/train model: inputs {patches [batch, P,
 // patch_dim] float32} → {logits [batch, NumClasses]}.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05's exercise notebook, which does not name it.
 func (c ViTConfig) Model(embed EmbedFunc) train.Model {
 	return func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
 		return []*graph.Node{ViT(scope.In("vit"), inputs[0], c, embed)}
@@ -29,7 +29,7 @@ func (c ViTConfig) Model(embed EmbedFunc) train.Model {
 // TrainDataset cuts every image of d into patches with patchify and
 // returns the lib/train dataset: inputs {patches}, labels {class}.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05's exercise notebook, which does not name it.
 func (c ViTConfig) TrainDataset(d *Dataset, patchify PatchifyFunc) (*train.Dataset, error) {
 	flat, dims, err := Patches(d, c.Patch, patchify)
 	if err != nil {
@@ -50,7 +50,7 @@ func (c ViTConfig) TrainDataset(d *Dataset, patchify PatchifyFunc) (*train.Datas
 // images cut by patchify and embedded by embed. opts.Name, when set, keeps
 // the weights so that a later cell can reload them (train.Load).
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05's exercise notebook, which does not name it.
 func (c ViTConfig) TrainViT(opts train.Config, d *Dataset, patchify PatchifyFunc, embed EmbedFunc) (*train.Trained, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (c ViTConfig) TrainViT(opts train.Config, d *Dataset, patchify PatchifyFunc
 // Predict returns the predicted class of every image of d: the largest
 // logit of the trained model.
 //
-// Introduced in lesson 05.
+// Part of the library behind lesson 05's exercise notebook, which does not name it.
 func (c ViTConfig) Predict(store *model.Store, d *Dataset, patchify PatchifyFunc, embed EmbedFunc) ([]int, error) {
 	flat, dims, err := Patches(d, c.Patch, patchify)
 	if err != nil {
@@ -89,7 +89,7 @@ func (c ViTConfig) Predict(store *model.Store, d *Dataset, patchify PatchifyFunc
 
 // Accuracy is the fraction of predictions equal to the labels of d.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func Accuracy(pred []int, d *Dataset) float64 {
 	if d.Len() == 0 {
 		return 0

@@ -14,7 +14,7 @@ import (
 
 // ViTConfig sizes the small Vision Transformer of the exercise.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 type ViTConfig struct {
 	// Size is the width and height of the images, Patch the width and
 	// height of a patch; Size must be a multiple of Patch.
@@ -27,7 +27,7 @@ type ViTConfig struct {
 // DefaultViT is the configuration the exercise trains: 16×16 images in
 // 16 patches of 4×4, an encoder of width 32 with 4 heads and 2 layers.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 var DefaultViT = ViTConfig{Size: 16, Patch: 4, DModel: 32, Heads: 4, DFF: 64, Layers: 2}
 
 // NumPatches is (Size/Patch)², the number of patches of an image.
@@ -54,7 +54,7 @@ func (c ViTConfig) Validate() error {
 // prepended, position embeddings pos [P+1, d_model] added. The learner
 // writes it in the exercise; [ViT] calls it with trainable parameters.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 type EmbedFunc func(patches, w, b, cls, pos *graph.Node) *graph.Node
 
 // ViT is a Vision Transformer classifier (Dosovitskiy et al., 2020), small
@@ -71,7 +71,7 @@ type EmbedFunc func(patches, w, b, cls, pos *graph.Node) *graph.Node
 //
 // Typical shapes: patches [batch, 16, 16] → logits [batch, 3].
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func ViT(scope *model.Scope, patches *graph.Node, cfg ViTConfig, embed EmbedFunc) *graph.Node {
 	g := patches.Graph()
 	dt := patches.DType()
@@ -123,7 +123,7 @@ func ViT(scope *model.Scope, patches *graph.Node, cfg ViTConfig, embed EmbedFunc
 // tensor, with its dimensions. It returns patchify's first error, or an
 // error if the images do not all give the same number of patches.
 //
-// Introduced in lesson 05.
+// Introduced in lesson 05 (the Transformer encoder), exercise notebook.
 func Patches(d *Dataset, patch int, patchify func(img [][]float64, patch int) ([][]float64, error)) (flat []float32, dims []int, err error) {
 	for i, img := range d.Images {
 		ps, err := patchify(img, patch)

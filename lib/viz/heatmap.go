@@ -16,7 +16,7 @@ import (
 
 // Annotation says whether a [Heatmap] writes the values in its cells.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 type Annotation int
 
 const (

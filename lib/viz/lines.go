@@ -30,7 +30,7 @@ type Series struct {
 
 // LegendPosition says where a figure puts its legend.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 type LegendPosition int
 
 const (

@@ -22,7 +22,7 @@ import (
 // point series the following ones, so every series has its own colour and
 // the legend names each (unnamed series are left out of it).
 //
-// Introduced in lesson 04 (positional encoding).
+// Part of the library behind lesson 04 (positional encoding); the lesson does not name it.
 type MarkedLines struct {
 	// Title is written above the plot, XLabel under the x axis and YLabel
 	// left of the y axis.

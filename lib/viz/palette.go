@@ -48,7 +48,7 @@ var greysAnchors = []anchor{
 // through blue and green to yellow at Max: perceptually uniform, readable
 // by colour-blind people and in grey scale. Min and Max start as 0 and 1.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func ViridisMap() palette.ColorMap {
 	return &anchoredMap{anchors: viridisAnchors, min: 0, max: 1, alpha: 1}
 }
@@ -56,7 +56,7 @@ func ViridisMap() palette.ColorMap {
 // Viridis returns 256 colours of [ViridisMap], from dark purple to yellow.
 // It is the default palette of [Heatmap].
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func Viridis() palette.Palette {
 	return ViridisMap().Palette(paletteSize)
 }
@@ -76,7 +76,7 @@ func Greys() palette.Palette {
 // palette.DivergingPalette: a [Heatmap] using it centres its colour range
 // on 0 unless FixedRange is set.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Introduced in lesson 04 (positional encoding).
 func Diverging() palette.Palette {
 	cm := moreland.SmoothBlueRed()
 	cm.SetMin(-1)

@@ -50,7 +50,7 @@ const dpi = 96
 // It returns an error, and no image, when f is nil, when f's Validate
 // method (if it has one) fails or when drawing panics.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func PNG(f Figure) ([]byte, error) {
 	w, h, err := checkFigure(f)
 	if err != nil {
@@ -86,7 +86,7 @@ func PNG(f Figure) ([]byte, error) {
 // with preserveAspectRatio="none" and pixelated rendering so that cells
 // stay sharp squares.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func SVG(f Figure) ([]byte, error) {
 	w, h, err := checkFigure(f)
 	if err != nil {
@@ -124,7 +124,7 @@ func fixSVG(svg []byte) []byte {
 // (.png or .svg, in any case). The file is written atomically: a temporary
 // file in the same directory is renamed over path once complete.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func Save(f Figure, path string) error {
 	var render func(Figure) ([]byte, error)
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
@@ -206,7 +206,7 @@ func Show(f Figure) {
 // ShowSVG is like [Show] but displays f as SVG (see [SVG]), which stays
 // sharp when the notebook is zoomed or printed.
 //
-// Introduced in lesson 01 (scaled dot-product attention).
+// Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not name it.
 func ShowSVG(f Figure) {
 	if !inNotebook() {
 		return

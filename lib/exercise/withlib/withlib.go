@@ -7,7 +7,7 @@
 // and so holds nothing worth stealing: it must never import lib/check or
 // internal/….
 //
-// Introduced in lesson 04's exercises.
+// Part of the grader behind lesson 04's exercises; the notebooks do not import it.
 package withlib
 
 import (
