@@ -376,7 +376,7 @@ func TestDiscardedErrors(t *testing.T) {
 		{"map lookup", "```go\n%%\nv, _ := m[\"k\"]\n```\n", nil},
 		{"type assertion", "```go\n%%\nv, _ := x.(int)\n```\n", nil},
 		{"unknown function", "```go\n%%\nv, _ := strconv.Atoi(\"1\")\n```\n", nil},
-		{"shown, not run", "```go noexec\nsteps, _ := attention.Explain(q, k, v, nil)\n```\n", nil},
+		{"shown, not run", "```go noexec sketch\nsteps, _ := attention.Explain(q, k, v, nil)\n```\n", nil},
 		{"error printed on purpose", "```go\n%%\n_, err := posenc.NewLearned(50, 128, 4).Rows(60)\nfmt.Println(err)\n```\n", nil},
 	}
 	for _, tt := range tests {
