@@ -52,6 +52,7 @@ import (
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/lib/check"
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // Version is part of every cache key: change it when grading changes.
@@ -259,7 +260,7 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 					if cached {
 						how = "cached"
 					}
-					fmt.Fprintf(o.Log, "%-20s %6s/%d  (%s)\n", printable(g.Learner), fmtPoints(total), max, how)
+					fmt.Fprintf(o.Log, "%-20s %6s/%d  (%s)\n", printable(g.Learner), exercise.FormatPoints(total), max, how)
 					logMu.Unlock()
 				}
 			}
@@ -324,10 +325,6 @@ func sameDir(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
-func fmtPoints(p float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", p), "0"), ".")
 }
 
 // ErrNoAssignment is returned by InferAssignment when the submissions do
