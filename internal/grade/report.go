@@ -64,7 +64,7 @@ func writeGradebook(path string, gs []Graded, run Run) error {
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Learner < sorted[j].Learner })
 	for _, g := range sorted {
 		for _, s := range g.Scores {
-			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), exercise.FormatPoints(s.Points), fmt.Sprint(s.Max), csvCell(s.Status), seed, sandboxed, ""})
+			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), exercise.FormatPoints(s.Points), fmt.Sprint(s.Max), csvCell(string(s.Status)), seed, sandboxed, ""})
 		}
 		t, m := g.total()
 		w.Write([]string{csvCell(g.Learner), "total", exercise.FormatPoints(t), fmt.Sprint(m), "", seed, sandboxed, csvCell(strings.Join(g.Notes, "; "))})
@@ -113,7 +113,7 @@ func feedback(g Graded, a *Assignment, run Run) string {
 	}
 	b.WriteString("| exercise | points | status |\n|---|---|---|\n")
 	for _, s := range g.Scores {
-		fmt.Fprintf(&b, "| %s | %s / %d | %s |\n", mdText(s.Exercise), exercise.FormatPoints(s.Points), s.Max, mdText(s.Status))
+		fmt.Fprintf(&b, "| %s | %s / %d | %s |\n", mdText(s.Exercise), exercise.FormatPoints(s.Points), s.Max, mdText(string(s.Status)))
 	}
 	for _, s := range g.Scores {
 		fmt.Fprintf(&b, "\n## %s\n\n%s", mdText(s.Exercise), fenced(strings.TrimRight(s.Details, "\n")))
