@@ -9,6 +9,7 @@ require (
 	github.com/gomlx/gomlx v0.28.8
 	github.com/janpfeifer/gonb v0.11.5
 	golang.org/x/image v0.30.0
+	golang.org/x/net v0.52.0
 	gonum.org/v1/plot v0.17.0
 )
 

@@ -41,8 +41,7 @@ func TestBuildWritesThenUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	course, _ := nb.Metadata["course"].(map[string]any)
-	if got := course["source"]; got != "lessons/01-a.md" {
+	if got := nb.Course.Source; got != "lessons/01-a.md" {
 		t.Errorf("metadata course.source = %v, want lessons/01-a.md", got)
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(root, "notebooks", ".*")); len(leftovers) > 0 {

@@ -329,8 +329,8 @@ func (res result) report(w io.Writer, name string) bool {
 	if res.nb != nil {
 		failures = notebook.Failures(res.nb)
 		failures = append(failures, notebook.MissingFigures(res.nb, "viz.Show")...)
-		if f := notebook.Flavour(res.nb); f != "" {
-			failures = append(failures, notebook.CheckFailures(res.nb, f == "solution")...)
+		if f := res.nb.Course.Flavour; f != "" {
+			failures = append(failures, notebook.CheckFailures(res.nb, f == notebook.FlavourSolution)...)
 		}
 		failures = append(failures, notebook.ClaimFailures(res.nb, res.elapsed.Seconds())...)
 		slices.SortFunc(failures, func(a, b notebook.Failure) int { return a.Cell - b.Cell })

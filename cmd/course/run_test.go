@@ -28,7 +28,7 @@ func TestReport(t *testing.T) {
 		}},
 	}}
 	drifted := &notebook.Notebook{Cells: []notebook.Cell{
-		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Metadata: map[string]any{"course": map[string]any{"claims": []any{`"50.7%" ~ /accuracy ([\d.]+)%/`}}}},
+		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Course: notebook.CellCourse{Claims: []string{`"50.7%" ~ /accuracy ([\d.]+)%/`}}},
 		{Type: notebook.Code, Source: "%%\nrun()", Outputs: []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "accuracy 48.2%\n"}}},
 	}}
 	tests := []struct {

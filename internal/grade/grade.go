@@ -52,6 +52,7 @@ import (
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/lib/check"
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // Version is part of every cache key: change it when grading changes.
@@ -150,8 +151,42 @@ type Score struct {
 	Exercise string  `json:"exercise"`
 	Points   float64 `json:"points"`
 	Max      int     `json:"max"`
-	Status   string  `json:"status"`
+	Status   Status  `json:"status"`
 	Details  string  `json:"details"` // the report shown in the feedback
+}
+
+// Status is how an exercise of a submission fared, as the gradebook and
+// the feedback write it. Besides the constants, a flagged exercise's
+// status names the denied function it uses ([flagged]).
+type Status string
+
+// The statuses of lib/check's results (check.Result.Status): the
+// exercise's program ran and was judged.
+const (
+	StatusOK              Status = "ok"
+	StatusPartial         Status = "partial"
+	StatusFailed          Status = "failed"
+	StatusNotDone         Status = "not done"          // the function still panics with "TODO"
+	StatusNoFunction      Status = "no function given" // the check was called with nil
+	StatusMalformedResult Status = "malformed result"  // the program's results do not decode
+)
+
+// The grader's own statuses: why an exercise did not run, or how its
+// program ended.
+const (
+	StatusNoSubmission   Status = "no submission"   // no usable notebook
+	StatusBrokenNotebook Status = "broken notebook" // the notebook does not decode
+	StatusMissing        Status = "missing"         // no cell for the exercise
+	StatusCompileError   Status = "compile error"
+	StatusGraderError    Status = "grader error"
+	StatusCrashed        Status = "crashed" // the program ended before all cases ran, 0 points
+	StatusTimeout        Status = "timeout" // the program was stopped at its time limit, 0 points
+)
+
+// flagged is the status of an exercise whose program calls use, a
+// function its spec denies.
+func flagged(use string) Status {
+	return Status("flagged: uses " + use + ", the course's reference")
 }
 
 // Graded is one submission's outcome, cached as JSON.
@@ -259,7 +294,7 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 					if cached {
 						how = "cached"
 					}
-					fmt.Fprintf(o.Log, "%-20s %6s/%d  (%s)\n", printable(g.Learner), fmtPoints(total), max, how)
+					fmt.Fprintf(o.Log, "%-20s %6s/%d  (%s)\n", printable(g.Learner), exercise.FormatPoints(total), max, how)
 					logMu.Unlock()
 				}
 			}
@@ -326,10 +361,6 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-func fmtPoints(p float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", p), "0"), ".")
-}
-
 // ErrNoAssignment is returned by InferAssignment when the submissions do
 // not say which exercise source they come from.
 var ErrNoAssignment = errors.New("cannot tell the assignment from the submissions")
@@ -344,7 +375,7 @@ func InferAssignment(dir string) (string, error) {
 	}
 	seen := map[string]int{}
 	for _, s := range subs {
-		if src, _, err := cells(s.Data); err == nil && src != "" && validSource(src) {
+		if src, _, _, err := cells(s.Data); err == nil && src != "" && validSource(src) {
 			seen[src]++
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // This file writes what the instructor reads and sends: the gradebook
@@ -62,10 +64,10 @@ func writeGradebook(path string, gs []Graded, run Run) error {
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Learner < sorted[j].Learner })
 	for _, g := range sorted {
 		for _, s := range g.Scores {
-			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), fmtPoints(s.Points), fmt.Sprint(s.Max), csvCell(s.Status), seed, sandboxed, ""})
+			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), exercise.FormatPoints(s.Points), fmt.Sprint(s.Max), csvCell(string(s.Status)), seed, sandboxed, ""})
 		}
 		t, m := g.total()
-		w.Write([]string{csvCell(g.Learner), "total", fmtPoints(t), fmt.Sprint(m), "", seed, sandboxed, csvCell(strings.Join(g.Notes, "; "))})
+		w.Write([]string{csvCell(g.Learner), "total", exercise.FormatPoints(t), fmt.Sprint(m), "", seed, sandboxed, csvCell(strings.Join(g.Notes, "; "))})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -102,7 +104,7 @@ func fenced(s string) string {
 func feedback(g Graded, a *Assignment, run Run) string {
 	var b strings.Builder
 	t, m := g.total()
-	fmt.Fprintf(&b, "# Feedback for %s — %s\n\nTotal: **%s / %d** points.\n\n", mdText(g.Learner), a.Slug, fmtPoints(t), m)
+	fmt.Fprintf(&b, "# Feedback for %s — %s\n\nTotal: **%s / %d** points.\n\n", mdText(g.Learner), a.Slug, exercise.FormatPoints(t), m)
 	if run.Unsandboxed {
 		b.WriteString("> Graded without a sandbox (the instructor's -unsandboxed choice).\n\n")
 	}
@@ -111,7 +113,7 @@ func feedback(g Graded, a *Assignment, run Run) string {
 	}
 	b.WriteString("| exercise | points | status |\n|---|---|---|\n")
 	for _, s := range g.Scores {
-		fmt.Fprintf(&b, "| %s | %s / %d | %s |\n", mdText(s.Exercise), fmtPoints(s.Points), s.Max, mdText(s.Status))
+		fmt.Fprintf(&b, "| %s | %s / %d | %s |\n", mdText(s.Exercise), exercise.FormatPoints(s.Points), s.Max, mdText(string(s.Status)))
 	}
 	for _, s := range g.Scores {
 		fmt.Fprintf(&b, "\n## %s\n\n%s", mdText(s.Exercise), fenced(strings.TrimRight(s.Details, "\n")))

@@ -26,25 +26,26 @@ const maxResults = 8 << 20
 // a status of the exercises it affects, with the reason.
 func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submission, a *Assignment, o Options, run Run) Graded {
 	g := Graded{Learner: s.Learner}
-	zero := func(status, details string) Graded {
+	zero := func(status Status, details string) Graded {
 		for _, e := range a.Exercises {
 			g.Scores = append(g.Scores, Score{Exercise: e.ID, Max: e.Points, Status: status, Details: details})
 		}
 		return g
 	}
 	if s.Problem != "" {
-		return zero("no submission", s.Problem)
+		return zero(StatusNoSubmission, s.Problem)
 	}
-	src, cs, err := cells(s.Data)
+	src, cs, ignored, err := cells(s.Data)
 	if err != nil {
-		return zero("broken notebook", err.Error())
+		return zero(StatusBrokenNotebook, err.Error())
 	}
+	g.Notes = append(g.Notes, ignored...)
 	if src != "" && src != a.Source {
 		g.Notes = append(g.Notes, fmt.Sprintf("the notebook says it is %s; it was graded on %s, the assignment of the folder, by its exercise cells",
 			printable(src), a.Source))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return zero("grader error", err.Error())
+		return zero(StatusGraderError, err.Error())
 	}
 
 	// The learner's cells: the checks and the setup cell are the course's,
@@ -84,12 +85,12 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		case source.function(e.Func) != nil:
 			ready = append(ready, e)
 		case parseErr[e.ID] != "":
-			scores[i].Status, scores[i].Details = "compile error", "the exercise cell "+strings.TrimPrefix(parseErr[e.ID], "code cell ")
+			scores[i].Status, scores[i].Details = StatusCompileError, "the exercise cell "+strings.TrimPrefix(parseErr[e.ID], "code cell ")
 		case !exerciseCell[e.ID]:
-			scores[i].Status = "missing"
+			scores[i].Status = StatusMissing
 			scores[i].Details = fmt.Sprintf("no cell for exercise %s, and no cell declares func %s: its cell (first line \"// Exercise %s …\") was deleted or renamed", e.ID, e.Func, e.ID)
 		default:
-			scores[i].Status = "compile error"
+			scores[i].Status = StatusCompileError
 			scores[i].Details = fmt.Sprintf("no cell declares func %s: the exercise asks for %s", e.Func, e.Signature)
 		}
 	}
@@ -141,17 +142,17 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		}
 		prog, msg := buildOne(e.ID, []Exercise{e})
 		if msg != "" {
-			scores[i].Status = "compile error"
+			scores[i].Status = StatusCompileError
 			scores[i].Details = addParseErrors("your code does not compile:\n" + msg)
 			continue
 		}
 		syms, err := symbols(prog)
 		if err != nil {
-			scores[i].Status, scores[i].Details = "grader error", err.Error()
+			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
 			continue
 		}
 		if use := deniedUse(syms, o.Module, e.Deny); use != "" {
-			scores[i].Status = "flagged: uses " + use + ", the course's reference"
+			scores[i].Status = flagged(use)
 			scores[i].Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", e.ID, use)
 			continue
 		}
@@ -166,20 +167,20 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		spec, _ := check.Lookup(e.ID)
 		var in bytes.Buffer
 		if _, err := spec.WriteInputs(&in, run.Seed); err != nil {
-			scores[i].Status, scores[i].Details = "grader error", err.Error()
+			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
 			continue
 		}
 		lim := sandbox.Limits{Wall: e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
 		rr := runChild(ctx, prog, e.ID, in.Bytes(), lim, slot)
 		var res *check.Result
 		if rr.oversize {
-			res = &check.Result{ID: e.ID, Max: e.Points, Status: "malformed result",
+			res = &check.Result{ID: e.ID, Max: e.Points, Status: string(StatusMalformedResult),
 				Cases: []check.CaseResult{{Name: "results", Problem: fmt.Sprintf("the program wrote more than %d MiB of results", maxResults>>20)}}}
 		} else {
 			res = spec.Grade(bytes.NewReader(rr.results), run.Seed)
 		}
 		scores[i].Points = res.Points
-		scores[i].Status = res.Status
+		scores[i].Status = Status(res.Status)
 		// The names of hidden cases describe their inputs: the feedback
 		// numbers them instead.
 		n := 0
@@ -194,12 +195,12 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		if why == "" && strings.Contains(scores[i].Details, "no result:") {
 			why = "the program exited before all cases ran (os.Exit in your code?)"
 		}
-		if why != "" && res.Status != "ok" {
+		if why != "" && Status(res.Status) != StatusOK {
 			scores[i].Details += why + "\n"
-			if res.Points == 0 && res.Status != "malformed result" {
-				scores[i].Status = "crashed"
+			if res.Points == 0 && Status(res.Status) != StatusMalformedResult {
+				scores[i].Status = StatusCrashed
 				if rr.timedOut {
-					scores[i].Status = "timeout"
+					scores[i].Status = StatusTimeout
 				}
 			}
 		}

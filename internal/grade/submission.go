@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
 // maxNotebook is the largest notebook the grader reads.
@@ -118,26 +118,6 @@ func readNotebook(path string) ([]byte, string) {
 	return data, ""
 }
 
-// rawNotebook is the part of a notebook the grader reads, decoded
-// leniently: source as a string or a list of lines.
-type rawNotebook struct {
-	Metadata struct {
-		Course struct {
-			Source string `json:"source"`
-		} `json:"course"`
-	} `json:"metadata"`
-	Cells []struct {
-		Type     string          `json:"cell_type"`
-		Source   json.RawMessage `json:"source"`
-		Metadata struct {
-			Course struct {
-				Exercise string `json:"exercise"`
-				Check    string `json:"check"`
-			} `json:"course"`
-		} `json:"metadata"`
-	} `json:"cells"`
-}
-
 // codeCell is one code cell of a submission.
 type codeCell struct {
 	number   int // 1-based position among all the notebook's cells
@@ -146,31 +126,34 @@ type codeCell struct {
 	check    string
 }
 
-// cells decodes a notebook's code cells.
-func cells(data []byte) (source string, out []codeCell, err error) {
-	var nb rawNotebook
-	if err := json.Unmarshal(data, &nb); err != nil {
-		return "", nil, fmt.Errorf("broken notebook (not valid JSON: %v)", err)
+// cells decodes a notebook's code cells leniently (source as a string or
+// a list of lines, nbformat not checked, fields of the wrong type
+// ignored). A code cell whose source is not text is skipped, and said in
+// ignored. It fails only when the file is not a JSON object with a list
+// of objects as cells.
+func cells(data []byte) (source string, out []codeCell, ignored []string, err error) {
+	nb, problems, err := notebook.UnmarshalLenient(data)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("broken notebook (%v)", err)
+	}
+	unreadable := map[int]bool{}
+	for _, p := range problems {
+		if p.Field == "source" && nb.Cells[p.Cell-1].Type == notebook.Code {
+			unreadable[p.Cell] = true
+			ignored = append(ignored, fmt.Sprintf("code %v: the cell was ignored", p))
+		}
 	}
 	for i, c := range nb.Cells {
-		if c.Type != "code" {
+		if c.Type != notebook.Code || unreadable[i+1] {
 			continue
 		}
-		var src string
-		var lines []string
-		if json.Unmarshal(c.Source, &src) != nil {
-			if json.Unmarshal(c.Source, &lines) != nil {
-				continue
-			}
-			src = strings.Join(lines, "")
-		}
-		cc := codeCell{number: i + 1, source: src, exercise: c.Metadata.Course.Exercise, check: c.Metadata.Course.Check}
-		if first, _, _ := strings.Cut(strings.TrimSpace(src), "\n"); cc.exercise == "" {
+		cc := codeCell{number: i + 1, source: c.Source, exercise: c.Course.Exercise, check: c.Course.Check}
+		if first, _, _ := strings.Cut(strings.TrimSpace(c.Source), "\n"); cc.exercise == "" {
 			if id, _, ok := lesson.ParseMarker(first); ok {
 				cc.exercise = id
 			}
 		}
 		out = append(out, cc)
 	}
-	return nb.Metadata.Course.Source, out, nil
+	return nb.Course.Source, out, ignored, nil
 }

@@ -21,19 +21,19 @@ type Builder struct {
 	// Transforms are applied in order to a copy of the lesson before its
 	// cells are converted.
 	Transforms []lesson.Transform
-	// Flavour, when set, is recorded in the notebook metadata as
-	// course.flavour: "exercise" or "solution" (see [CheckFailures]).
+	// Flavour, when set, is recorded as the notebook's Course.Flavour:
+	// FlavourExercise or FlavourSolution (see [CheckFailures]).
 	Flavour string
 }
 
 // Exercises and Solutions are the Builders of the notebooks in exercises/
 // and solutions/, built from lessons/exercises/: stubs for learners, and
-// the worked solutions. Exercise and check cells carry their id in the
-// cell metadata {"course": {"exercise": ID, "points": N}} or {"course":
-// {"check": ID}}.
+// the worked solutions. Exercise and check cells carry their id in their
+// Course: stored as {"course": {"exercise": ID, "points": N}} or
+// {"course": {"check": ID}}.
 var (
-	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: "exercise"}
-	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: "solution"}
+	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: FlavourExercise}
+	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: FlavourSolution}
 )
 
 // Default is the Builder of the notebooks in notebooks/: the lesson's cells
@@ -48,24 +48,23 @@ func (b Builder) Build(l *lesson.Lesson) (*Notebook, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb := &Notebook{Metadata: Metadata(l.Path), NBFormatMinor: 5}
-	if b.Flavour != "" {
-		nb.Metadata["course"].(map[string]any)["flavour"] = b.Flavour
+	nb := &Notebook{
+		Metadata:      Metadata(),
+		Course:        Course{Source: l.Path, Generated: GeneratedNote, Flavour: b.Flavour},
+		NBFormatMinor: 5,
 	}
 	ids := make(map[string]int)
 	for _, lc := range l.Cells {
-		c := Cell{Type: string(lc.Kind), Source: lc.Source, Metadata: map[string]any{}}
+		c := Cell{Type: string(lc.Kind), Source: lc.Source}
 		switch {
 		case lc.Exercise != "":
-			c.Metadata["course"] = map[string]any{"exercise": lc.Exercise, "points": lc.Points}
+			c.Course = CellCourse{Exercise: lc.Exercise, Points: lc.Points}
 		case lc.Check != "":
-			c.Metadata["course"] = map[string]any{"check": lc.Check}
+			c.Course = CellCourse{Check: lc.Check}
 		case len(lc.Claims) > 0:
-			lines := make([]any, len(lc.Claims))
-			for i, cl := range lc.Claims {
-				lines[i] = cl.Line
+			for _, cl := range lc.Claims {
+				c.Course.Claims = append(c.Course.Claims, cl.Line)
 			}
-			c.Metadata["course"] = map[string]any{"claims": lines}
 		}
 		id := CellID(l.Slug, c.Type, c.Source)
 		ids[id]++
@@ -86,10 +85,9 @@ func CellID(slug, cellType, source string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// Metadata returns the notebook metadata of a built notebook whose source
-// is the lesson file at source (slash-separated, relative to the course
-// root): the GoNB kernel, the Go language and where the source is.
-func Metadata(source string) map[string]any {
+// Metadata returns the notebook metadata of a built notebook besides the
+// course's own: the GoNB kernel and the Go language.
+func Metadata() map[string]any {
 	return map[string]any{
 		"kernelspec": map[string]any{
 			"display_name": "Go (gonb)",
@@ -104,10 +102,6 @@ func Metadata(source string) map[string]any {
 			"nbconvert_exporter": "",
 			"pygments_lexer":     "go",
 			"version":            GoVersion,
-		},
-		"course": map[string]any{
-			"source":    source,
-			"generated": GeneratedNote,
 		},
 	}
 }

@@ -2,22 +2,12 @@ package notebook
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/attention-in-go/course/lib/exercise"
 )
 
-// pointsRE matches the last line of a lib/check report.
-var pointsRE = regexp.MustCompile(`(?m)^points: ([0-9.]+)/([0-9]+)`)
-
-// Flavour returns the notebook's course.flavour metadata: "exercise",
-// "solution", or "" for a lesson.
-func Flavour(nb *Notebook) string {
-	c, _ := nb.Metadata["course"].(map[string]any)
-	f, _ := c["flavour"].(string)
-	return f
-}
-
-// CheckFailures returns the check cells (metadata course.check) of an
+// CheckFailures returns the check cells (Course.Check) of an
 // executed exercise or solution notebook that did not report as they
 // should: every check cell must print a lib/check report ending in
 // "points: X/Y", and with full, X must equal Y. An exercise notebook
@@ -32,8 +22,7 @@ func CheckFailures(nb *Notebook, full bool) []Failure {
 			continue
 		}
 		n++
-		meta, _ := c.Metadata["course"].(map[string]any)
-		id, _ := meta["check"].(string)
+		id := c.Course.Check
 		if id == "" || failed(c) {
 			continue
 		}
@@ -43,14 +32,14 @@ func CheckFailures(nb *Notebook, full bool) []Failure {
 				text.WriteString(o.Text)
 			}
 		}
-		m := pointsRE.FindStringSubmatch(text.String())
+		earned, max, ok := exercise.ParsePoints(text.String())
 		switch {
-		case m == nil:
+		case !ok:
 			out = append(out, Failure{Cell: n, Index: i, Source: c.Source,
 				Text: fmt.Sprintf("the check of exercise %s printed no \"points: X/Y\" line", id)})
-		case full && m[1] != m[2]:
+		case full && earned != float64(max):
 			out = append(out, Failure{Cell: n, Index: i, Source: c.Source,
-				Text: fmt.Sprintf("solution of exercise %s scores %s/%s, want full points:\n%s", id, m[1], m[2], text.String())})
+				Text: fmt.Sprintf("solution of exercise %s scores %s/%d, want full points:\n%s", id, exercise.FormatPoints(earned), max, text.String())})
 		}
 	}
 	return out

@@ -7,7 +7,7 @@ import (
 
 func TestCheckFailures(t *testing.T) {
 	checkCell := func(stdout string) Cell {
-		c := Cell{Type: Code, Source: "%%\ncheck.F(F)", Metadata: map[string]any{"course": map[string]any{"check": "f"}}}
+		c := Cell{Type: Code, Source: "%%\ncheck.F(F)", Course: CellCourse{Check: "f"}}
 		if stdout != "" {
 			c.Outputs = []Output{{Type: Stream, Name: "stdout", Text: stdout}}
 		}
@@ -34,12 +34,5 @@ func TestCheckFailures(t *testing.T) {
 		case tc.failed != "" && (len(fs) != 1 || !strings.Contains(fs[0].Text, tc.failed) || fs[0].Cell != 2):
 			t.Errorf("%s: got %+v, want one failure in cell 2 containing %q", tc.name, fs, tc.failed)
 		}
-	}
-}
-
-func TestFlavour(t *testing.T) {
-	nb := &Notebook{Metadata: map[string]any{"course": map[string]any{"flavour": "solution"}}}
-	if Flavour(nb) != "solution" || Flavour(&Notebook{}) != "" {
-		t.Errorf("Flavour: got %q and %q", Flavour(nb), Flavour(&Notebook{}))
 	}
 }

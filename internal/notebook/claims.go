@@ -8,13 +8,13 @@ import (
 )
 
 // ClaimFailures checks the claims of an executed notebook's Markdown cells
-// (metadata course.claims, see package claim) against what its code cells
+// (Course.Claims, see package claim) against what its code cells
 // printed (stdout, and the text of its displayed HTML, Markdown or plain
 // text) and its run time in seconds. An exercise notebook is not
 // checked: its stubs compute nothing. A failure names the Markdown cell by
 // the code cell after it.
 func ClaimFailures(nb *Notebook, seconds float64) []Failure {
-	if Flavour(nb) == "exercise" {
+	if nb.Course.Flavour == FlavourExercise {
 		return nil
 	}
 	printed := printedText(nb)
@@ -25,10 +25,7 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 			n++
 			continue
 		}
-		meta, _ := c.Metadata["course"].(map[string]any)
-		lines, _ := meta["claims"].([]any)
-		for _, l := range lines {
-			line, _ := l.(string)
+		for _, line := range c.Course.Claims {
 			cl, err := claim.Parse(line)
 			if err == nil {
 				err = cl.Check(printed, seconds)

@@ -42,7 +42,7 @@ func TestClaimsBuiltAndChecked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		nb.Cells[code].Outputs = tt.outputs
-		nb.Metadata["course"].(map[string]any)["flavour"] = tt.flavour
+		nb.Course.Flavour = tt.flavour
 		fs := ClaimFailures(nb, 10)
 		if len(fs) != len(tt.want) {
 			t.Errorf("%s: %d failures %+v, want %d", tt.name, len(fs), fs, len(tt.want))

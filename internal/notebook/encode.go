@@ -39,20 +39,40 @@ func (nb *Notebook) tree() (map[string]any, error) {
 		if c.ID == "" && minor >= 5 {
 			return nil, fmt.Errorf("notebook: cell %d has no id", i+1)
 		}
-		cells[i] = c.tree()
+		t, err := c.tree()
+		if err != nil {
+			return nil, fmt.Errorf("notebook: cell %d: %v", i+1, err)
+		}
+		cells[i] = t
+	}
+	var course map[string]any
+	if !nb.Course.IsZero() {
+		course = nb.Course.tree()
+	}
+	meta, err := withCourse(nb.Metadata, course)
+	if err != nil {
+		return nil, fmt.Errorf("notebook: %v", err)
 	}
 	return map[string]any{
 		"cells":          cells,
-		"metadata":       orEmpty(nb.Metadata),
+		"metadata":       meta,
 		"nbformat":       4,
 		"nbformat_minor": minor,
 	}, nil
 }
 
-func (c *Cell) tree() map[string]any {
+func (c *Cell) tree() (map[string]any, error) {
+	var course map[string]any
+	if !c.Course.IsZero() {
+		course = c.Course.tree()
+	}
+	meta, err := withCourse(c.Metadata, course)
+	if err != nil {
+		return nil, err
+	}
 	t := map[string]any{
 		"cell_type": c.Type,
-		"metadata":  orEmpty(c.Metadata),
+		"metadata":  meta,
 		"source":    splitLines(c.Source),
 	}
 	if c.ID != "" {
@@ -66,7 +86,7 @@ func (c *Cell) tree() map[string]any {
 		}
 		t["outputs"] = outputs
 	}
-	return t
+	return t, nil
 }
 
 func (o *Output) tree() map[string]any {

@@ -1,10 +1,11 @@
 package notebook
 
 import (
-	"html"
 	"regexp"
 	"strings"
-	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Failure is a failed cell of an executed notebook.
@@ -165,112 +166,69 @@ func IsImage(o Output) bool {
 // errors in GoNB's temporary package are dropped.
 func HTMLText(h string) string {
 	var b strings.Builder
-	skipDepth := 0 // > 0 while inside an element whose content is dropped
-	var stack []bool
-	for h != "" {
-		lt := strings.IndexByte(h, '<')
-		if lt < 0 {
-			lt = len(h)
-		}
-		if skipDepth == 0 {
-			b.WriteString(h[:lt])
-		}
-		h = h[lt:]
-		if h == "" {
-			break
-		}
-		gt := strings.IndexByte(h, '>')
-		if gt < 0 {
-			break
-		}
-		t := parseTag(h[1:gt])
-		h = h[gt+1:]
-		switch {
-		case t.name == "style" || t.name == "script":
-			if !t.closing && !t.selfClosing {
-				h = skipPast(h, "</"+t.name)
+	z := html.NewTokenizer(strings.NewReader(h))
+	var stack []bool // per open element: whether its content is dropped
+	skipDepth := 0   // > 0 while inside an element whose content is dropped
+	raw := false     // inside <style> or <script>
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return cleanLines(b.String())
+		case html.TextToken:
+			if skipDepth == 0 && !raw {
+				b.Write(z.Text())
 			}
-		case t.name == "br":
+			continue
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+		default: // comments and doctypes
+			continue
+		}
+		name, hasAttr := z.TagName()
+		tag := atom.Lookup(name)
+		switch {
+		case tag == atom.Style || tag == atom.Script:
+			raw = tt == html.StartTagToken
+		case tag == atom.Br:
 			if skipDepth == 0 {
 				b.WriteByte('\n')
 			}
-		case t.selfClosing || voidElements[t.name] || strings.HasPrefix(t.name, "!"):
-			// Nothing to print and no content: <img/>, <!-- … -->, <!DOCTYPE>.
-		case t.closing:
+		case tt == html.SelfClosingTagToken || voidElements[tag]:
+			// No content: <img>, <path/>.
+		case tt == html.EndTagToken:
 			if len(stack) > 0 {
 				if stack[len(stack)-1] {
 					skipDepth--
 				}
 				stack = stack[:len(stack)-1]
 			}
-			if skipDepth == 0 && blockElements[t.name] {
+			if skipDepth == 0 && blockElements[tag] {
 				b.WriteByte('\n')
 			}
 		default:
-			skip := strings.Contains(t.class, "gonb-err-context")
+			skip := false
+			for hasAttr {
+				var key, val []byte
+				key, val, hasAttr = z.TagAttr()
+				if string(key) == "class" && strings.Contains(string(val), "gonb-err-context") {
+					skip = true
+				}
+			}
 			stack = append(stack, skip)
 			if skip {
 				skipDepth++
 			}
-			if skipDepth == 0 && blockElements[t.name] {
+			if skipDepth == 0 && blockElements[tag] {
 				b.WriteByte('\n')
 			}
 		}
 	}
-	return cleanLines(html.UnescapeString(b.String()))
 }
 
 var (
-	blockElements = map[string]bool{"div": true, "p": true, "pre": true, "li": true, "tr": true, "h1": true, "h2": true, "h3": true}
-	voidElements  = map[string]bool{"img": true, "hr": true, "meta": true, "link": true, "input": true, "wbr": true}
+	blockElements = map[atom.Atom]bool{atom.Div: true, atom.P: true, atom.Pre: true, atom.Li: true, atom.Tr: true, atom.H1: true, atom.H2: true, atom.H3: true}
+	voidElements  = map[atom.Atom]bool{atom.Img: true, atom.Hr: true, atom.Meta: true, atom.Link: true, atom.Input: true, atom.Wbr: true}
 )
-
-// tag is the part of an HTML tag that HTMLText needs.
-type tag struct {
-	name        string
-	class       string
-	closing     bool
-	selfClosing bool
-}
-
-var classAttr = regexp.MustCompile(`(?i)\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')`)
-
-func parseTag(s string) tag {
-	var t tag
-	if strings.HasPrefix(s, "/") {
-		t.closing = true
-		s = s[1:]
-	}
-	if strings.HasSuffix(s, "/") {
-		t.selfClosing = true
-		s = s[:len(s)-1]
-	}
-	s = strings.TrimSpace(s)
-	end := strings.IndexFunc(s, unicode.IsSpace)
-	if end < 0 {
-		end = len(s)
-	}
-	name, attrs := s[:end], s[end:]
-	t.name = strings.ToLower(name)
-	if m := classAttr.FindStringSubmatch(attrs); m != nil {
-		t.class = m[1] + m[2]
-	}
-	return t
-}
-
-// skipPast returns h after the first occurrence of the closing tag prefix
-// end (such as "</style") and its ">".
-func skipPast(h, end string) string {
-	i := strings.Index(strings.ToLower(h), end)
-	if i < 0 {
-		return ""
-	}
-	h = h[i:]
-	if gt := strings.IndexByte(h, '>'); gt >= 0 {
-		return h[gt+1:]
-	}
-	return ""
-}
 
 // goBuildHeader matches the "# package" line go build prints before the
 // errors of GoNB's own temporary package (errors in other packages keep it).

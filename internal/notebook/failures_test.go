@@ -159,6 +159,13 @@ func TestHTMLText(t *testing.T) {
 		{"GoNB context dropped, nested divs", `<div>err<div class="gonb-err-context">ctx<div class="gonb-err-line">line</div>more</div></div><div>after</div>`, "err\nafter"},
 		{"go build header of GoNB's package dropped", "<div> # gonb_1a2b3c4d</div><div># github.com/x/y</div><div>  e  </div><div> </div>", "# github.com/x/y\ne"},
 		{"attributes with single quotes and newlines", "<div\nclass='gonb-err-context'>hidden</div>shown", "shown"},
+		{"a tag inside a script is script", "<script>if (a < b) { x = '</div>' }</script><p>kept</p>", "kept"},
+		{"upper-case tags", "<DIV>one</DIV><STYLE>p {}</STYLE><BR/>two", "one\ntwo"},
+		{"void and self-closing elements open nothing", `<div>a<img src="x.png"><svg><path d="M0"/></svg>b</div>c`, "ab\nc"},
+		{"a bare less-than sign is text", "<pre>1 < 2 &amp;&amp; 3 &gt; 2</pre>", "1 < 2 && 3 > 2"},
+		{"named and numeric entities, no-break space trimmed", "<p>&nbsp;caf&eacute; &#x263A;&#8203;</p>", "café \u263a\u200b"},
+		{"progress line with image", "<pre>step 100/100 loss 0.0123 (3.2 s)</pre><img src=\"data:image/png;base64,AAAA\">", "step 100/100 loss 0.0123 (3.2 s)"},
+		{"empty", "", ""},
 	}
 	for _, tt := range tests {
 		if got := HTMLText(tt.in); got != tt.want {

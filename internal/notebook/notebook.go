@@ -32,11 +32,15 @@ const (
 
 // Notebook is a Jupyter notebook in nbformat 4.
 type Notebook struct {
-	// Metadata is the notebook's metadata (kernelspec, language_info, …).
-	// Values are what encoding/json produces with UseNumber: maps, slices,
-	// strings, bools, nil and json.Number.
+	// Metadata is the notebook's metadata (kernelspec, language_info, and
+	// whatever Jupyter or another tool adds) except the course's own,
+	// which is in Course. Values are what encoding/json produces with
+	// UseNumber: maps, slices, strings, bools, nil and json.Number. A
+	// "course" key here is an error when writing.
 	Metadata map[string]any
-	Cells    []Cell
+	// Course is the course's metadata, stored as metadata.course.
+	Course Course
+	Cells  []Cell
 	// NBFormatMinor is the nbformat minor version; 0 means 5, the version
 	// this package writes by default. Version 4.5 introduced cell ids.
 	NBFormatMinor int
@@ -44,10 +48,15 @@ type Notebook struct {
 
 // Cell is one notebook cell.
 type Cell struct {
-	ID       string
-	Type     string // Markdown, Code or Raw
-	Source   string
+	ID     string
+	Type   string // Markdown, Code or Raw
+	Source string
+	// Metadata is the cell's metadata except the course's own, as for
+	// [Notebook.Metadata].
 	Metadata map[string]any
+	// Course is the course's metadata of the cell, stored as
+	// metadata.course.
+	Course CellCourse
 	// ExecutionCount is the "In [n]" number of an executed code cell, or nil.
 	ExecutionCount *int
 	Outputs        []Output // code cells only

@@ -104,8 +104,7 @@ func TestBuild(t *testing.T) {
 	if got, want := nb.Cells[7].ID, nb.Cells[6].ID+"-2"; got != want {
 		t.Errorf("repeated cell id = %q, want %q", got, want)
 	}
-	course, _ := nb.Metadata["course"].(map[string]any)
-	if got := course["source"]; got != "internal/notebook/testdata/golden.md" {
+	if got := nb.Course.Source; got != "internal/notebook/testdata/golden.md" {
 		t.Errorf("metadata course.source = %v, want internal/notebook/testdata/golden.md", got)
 	}
 }
@@ -215,7 +214,7 @@ func TestQuote(t *testing.T) {
 // oddNotebook exercises the encoder on everything a notebook can hold.
 func oddNotebook() *Notebook {
 	one, two := 1, 2
-	nb := &Notebook{Metadata: Metadata("lessons/odd.md"), NBFormatMinor: 5}
+	nb := &Notebook{Metadata: Metadata(), Course: Course{Source: "lessons/odd.md", Generated: GeneratedNote, Flavour: FlavourSolution}, NBFormatMinor: 5}
 	nb.Metadata["extra"] = map[string]any{"empty": map[string]any{}, "list": []any{}, "flag": true, "none": nil, "n": 3, "x": 0.5}
 	nb.Cells = []Cell{
 		{ID: "m1", Type: Markdown, Source: "# Odd «cell» <b>&amp;</b>\n\nline\u2028sep\fform\r\nwindows\rmac\n"},
@@ -234,6 +233,9 @@ func oddNotebook() *Notebook {
 		}},
 		{ID: "c2", Type: Code, Source: "%%\nfmt.Println(\"\\t\")", ExecutionCount: &two},
 		{ID: "r1", Type: Raw, Source: "raw text"},
+		{ID: "e1", Type: Code, Source: "func F() {}", Course: CellCourse{Exercise: "f", Points: 2}, Metadata: map[string]any{"tags": []any{"x"}}},
+		{ID: "k1", Type: Code, Source: "check.F(F)", Course: CellCourse{Check: "f"}},
+		{ID: "m2", Type: Markdown, Source: "It is 50.7%.", Course: CellCourse{Claims: []string{`"50.7%" given`}}},
 	}
 	return nb
 }

@@ -430,7 +430,7 @@ func (r *Result) Report() string {
 	}
 	if r.Status == "not done" {
 		fmt.Fprintf(&b, "  ✗ %d cases not run: the function still panics with %q\n", len(r.Cases), "TODO")
-		fmt.Fprintf(&b, "points: 0/%d  — not done yet: replace the panic(\"TODO…\") with your code\n", r.Max)
+		b.WriteString(exercise.PointsLine(0, r.Max, exercise.NotDoneNote) + "\n")
 		return b.String()
 	}
 	for _, c := range r.Cases {
@@ -446,21 +446,15 @@ func (r *Result) Report() string {
 	if r.hidden() {
 		b.WriteString("  (points count the hidden cases, drawn when grading; the visible ones are the notebook's)\n")
 	}
-	fmt.Fprintf(&b, "points: %s/%d", fmtPoints(r.Points), r.Max)
-	switch r.Status {
-	case "ok":
-		b.WriteString("  — all cases pass\n")
-	default:
-		b.WriteString("\n")
+	note := ""
+	if r.Status == "ok" {
+		note = "all cases pass"
 	}
+	b.WriteString(exercise.PointsLine(r.Points, r.Max, note) + "\n")
 	return b.String()
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
-
-func fmtPoints(p float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", p), "0"), ".")
-}
 
 // WriteInputs implements Spec.
 func (e *Exercise[F, In, Out]) WriteInputs(w io.Writer, seed uint64) (int, error) {
