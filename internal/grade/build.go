@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 )
 
@@ -125,10 +127,12 @@ func newToolchain(o Options) (*toolchain, error) {
 		return nil, err
 	}
 	tc := &toolchain{root: o.Root, module: o.Module, goVersion: "1.26", buildTimeout: 5 * time.Minute}
-	for _, l := range strings.Split(string(gomod), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "go "); ok {
-			tc.goVersion = strings.TrimSpace(v)
-		}
+	mf, err := modfile.ParseLax(filepath.Join(o.Root, "go.mod"), gomod, nil)
+	if err != nil {
+		return nil, err
+	}
+	if mf.Go != nil {
+		tc.goVersion = mf.Go.Version
 	}
 	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOPATH").Output()
 	if err != nil {
