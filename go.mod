@@ -8,7 +8,9 @@ require (
 	github.com/gomlx/compute v0.1.6
 	github.com/gomlx/gomlx v0.28.8
 	github.com/janpfeifer/gonb v0.11.5
+	github.com/moby/patternmatcher v0.6.0
 	golang.org/x/image v0.30.0
+	golang.org/x/mod v0.35.0
 	golang.org/x/net v0.52.0
 	gonum.org/v1/plot v0.17.0
 )

@@ -31,7 +31,9 @@ const (
 //     which then shows the cell that was running.
 //  2. If nbconvert is still running after interruptGrace, everyone gets
 //     SIGTERM (GoNB then stops gopls and the cell's program and removes its
-//     temporary files), and SIGKILL after killGrace.
+//     temporary files), and what is left SIGKILL after killGrace
+//     ([proctree.Stop]). If nbconvert exited, what is left of the kernel
+//     is stopped the same way.
 //
 // Wait returns at most killGrace after cmd exits even if a process it left
 // behind still holds its stderr.
@@ -55,24 +57,13 @@ func runTree(ctx context.Context, cmd *exec.Cmd) error {
 	}
 	select {
 	case err := <-done:
-		// nbconvert shuts its kernel down as it exits.
-		waitGone(kernel, killGrace)
-		signalAll(pid, kernel, syscall.SIGKILL)
+		// nbconvert shuts its kernel down as it exits: stop what is left.
+		proctree.Stop(kernel, pid, killGrace)
 		return err
 	case <-time.After(interruptGrace):
 	}
-	tree := append(append(kernel, proctree.Descendants(pid)...), pid)
-	signalAll(pid, tree, syscall.SIGTERM)
-	waitGone(tree, killGrace)
-	signalAll(pid, tree, syscall.SIGKILL)
+	proctree.Stop(append(append(kernel, proctree.Descendants(pid)...), pid), pid, killGrace)
 	return <-done
-}
-
-// waitGone waits until none of pids is running, at most for d.
-func waitGone(pids []int, d time.Duration) {
-	for deadline := time.Now().Add(d); time.Now().Before(deadline) && len(proctree.Alive(pids)) > 0; {
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // ignoreWaitDelay turns exec.ErrWaitDelay, which reports a successful exit
@@ -82,12 +73,4 @@ func ignoreWaitDelay(err error) error {
 		return nil
 	}
 	return err
-}
-
-// signalAll sends sig to the process group pgid and to each of pids.
-func signalAll(pgid int, pids []int, sig syscall.Signal) {
-	_ = syscall.Kill(-pgid, sig)
-	for _, p := range pids {
-		_ = syscall.Kill(p, sig)
-	}
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // modulePath is the course's Go module, whose go.mod marks the course root.
@@ -22,31 +21,13 @@ func findRoot(dir string) (string, error) {
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && moduleOf(data) == modulePath {
+		if err == nil && modfile.ModulePath(data) == modulePath {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
 			return "", fmt.Errorf("not inside the course: no go.mod of module %s in %s or above", modulePath, dir)
 		}
 	}
-}
-
-// moduleOf returns the module path declared in a go.mod file.
-func moduleOf(gomod []byte) string {
-	sc := bufio.NewScanner(bytes.NewReader(gomod))
-	for sc.Scan() {
-		line, _, _ := strings.Cut(sc.Text(), "//")
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module")
-		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if unq, err := strconv.Unquote(rest); err == nil {
-			return unq
-		}
-		return rest
-	}
-	return ""
 }
 
 // inRoot resolves a directory flag: relative paths are relative to root.

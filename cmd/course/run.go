@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/notebook"
 )
 
@@ -291,10 +291,10 @@ func (r *runner) run(ctx context.Context, path, outDir string) result {
 		"--output-dir", outDir, "--output", name, path)
 	cmd.Env = r.env
 	cmd.Dir = filepath.Dir(path)
-	var stderr tailBuffer
-	cmd.Stderr = &stderr
+	stderr := excerpt.NewTail(stderrTailSize)
+	cmd.Stderr = stderr
 	if r.verbose != nil {
-		cmd.Stderr = io.MultiWriter(&stderr, r.verbose)
+		cmd.Stderr = io.MultiWriter(stderr, r.verbose)
 	}
 	err := runTree(ctx, cmd)
 	res := result{elapsed: time.Since(start)}
@@ -316,7 +316,7 @@ func (r *runner) run(ctx context.Context, path, outDir string) result {
 		res.err = readErr
 	}
 	if res.nb == nil {
-		res.stderr = stderr.tail(stderrTailLines)
+		res.stderr = stderrLines(stderr.String(), stderrTailLines)
 	}
 	return res
 }
@@ -387,20 +387,8 @@ func limitLines(s string, max int) []string {
 	return append(lines[:max-1], fmt.Sprintf("… (%d more lines)", len(lines)-max+1))
 }
 
-// tailBuffer is an io.Writer that keeps the end of what is written to it.
-type tailBuffer struct {
-	buf bytes.Buffer
-}
-
-const tailBufferSize = 256 << 10
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.buf.Write(p)
-	if extra := t.buf.Len() - tailBufferSize; extra > 0 {
-		t.buf.Next(extra)
-	}
-	return len(p), nil
-}
+// stderrTailSize is how much of the end of nbconvert's stderr run keeps.
+const stderrTailSize = 256 << 10
 
 // klogLine matches the log lines GoNB writes to stderr (klog format: I1122
 // 21:23:21.889721   10142 file.go:237] …), which are noise in a report.
@@ -410,12 +398,12 @@ var klogLine = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^ ]+:
 // log lines are followed by.
 var goStackLine = regexp.MustCompile(`^(goroutine \d+ \[.*\]:|\t.*|created by .*|[\w./*()-]+\(.*\)(\s+\+0x[0-9a-f]+)?)$`)
 
-// tail returns the last n lines of the buffer that are not blank, GoNB's
-// log lines, or stack traces following those.
-func (t *tailBuffer) tail(n int) []string {
+// stderrLines returns the last n lines of stderr that are not blank,
+// GoNB's log lines, or stack traces following those.
+func stderrLines(stderr string, n int) []string {
 	var lines []string
 	inLog := false
-	for _, line := range strings.Split(t.buf.String(), "\n") {
+	for _, line := range strings.Split(stderr, "\n") {
 		line = strings.TrimRight(notebook.StripANSI(line), " \r\t")
 		switch {
 		case klogLine.MatchString(line):

@@ -122,23 +122,18 @@ func TestLimitLines(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	var tb tailBuffer
-	fmt.Fprint(&tb, "[NbConvertApp] Converting notebook x.ipynb to notebook\n")
-	fmt.Fprint(&tb, "I1122 21:23:21.889721   10142 dispatcher.go:237] \x1b[7;39;32m[ae55557e]\x1b[0m Shutting down\n\n")
-	fmt.Fprint(&tb, "Traceback (most recent call last):\n")
-	fmt.Fprint(&tb, "W1122 21:23:21.892924   10142 exec.go:124] gopls failed\n")
-	fmt.Fprint(&tb, "goroutine 1 [running]:\ngithub.com/janpfeifer/gonb/internal/util.GetStackTrace(...)\n\t/root/go/pkg/mod/x.go:16\n")
-	fmt.Fprint(&tb, "github.com/x/y.(*Client).stopLocked(0x1cd98ebd4008)\n\t/root/y.go:179 +0x85\nmain.main()\n")
-	fmt.Fprint(&tb, "nbclient.exceptions.CellTimeoutError: A cell timed out\n")
-	got := tb.tail(2)
+func TestStderrLines(t *testing.T) {
+	stderr := "[NbConvertApp] Converting notebook x.ipynb to notebook\n" +
+		"I1122 21:23:21.889721   10142 dispatcher.go:237] \x1b[7;39;32m[ae55557e]\x1b[0m Shutting down\n\n" +
+		"Traceback (most recent call last):\n" +
+		"W1122 21:23:21.892924   10142 exec.go:124] gopls failed\n" +
+		"goroutine 1 [running]:\ngithub.com/janpfeifer/gonb/internal/util.GetStackTrace(...)\n\t/root/go/pkg/mod/x.go:16\n" +
+		"github.com/x/y.(*Client).stopLocked(0x1cd98ebd4008)\n\t/root/y.go:179 +0x85\nmain.main()\n" +
+		"nbclient.exceptions.CellTimeoutError: A cell timed out\n"
+	got := stderrLines(stderr, 2)
 	want := []string{"Traceback (most recent call last):", "nbclient.exceptions.CellTimeoutError: A cell timed out"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("tail(2) = %q, want %q", got, want)
-	}
-	tb.Write(bytes.Repeat([]byte("x\n"), tailBufferSize))
-	if tb.buf.Len() > tailBufferSize {
-		t.Errorf("tailBuffer holds %d bytes, want at most %d", tb.buf.Len(), tailBufferSize)
+		t.Errorf("stderrLines(…, 2) = %q, want %q", got, want)
 	}
 }
 

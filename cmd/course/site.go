@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -369,10 +370,10 @@ func renderPages(ctx context.Context, r *runner, execDir, out string, pages []si
 	defer cancel()
 	cmd := exec.Command(r.jupyter, args...)
 	cmd.Env = r.env
-	var stderr tailBuffer
-	cmd.Stderr = &stderr
+	stderr := excerpt.NewTail(stderrTailSize)
+	cmd.Stderr = stderr
 	if err := runTree(ctx, cmd); err != nil {
-		return fmt.Errorf("nbconvert --to html failed: %v\n%s", err, strings.Join(stderr.tail(stderrTailLines), "\n"))
+		return fmt.Errorf("nbconvert --to html failed: %v\n%s", err, strings.Join(stderrLines(stderr.String(), stderrTailLines), "\n"))
 	}
 	for i, p := range pages {
 		path := filepath.Join(out, p.html())

@@ -9,9 +9,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // DefaultChromium is where Debian's chromium package installs the browser
@@ -90,5 +91,5 @@ func (c *Chromium) Stop() []int {
 		case <-time.After(3 * time.Second):
 		}
 	}
-	return stopTree(tree, pgid, 5*time.Second)
+	return proctree.Stop(tree, pgid, 5*time.Second)
 }

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // JupyterOptions configures [StartJupyter].
@@ -194,14 +196,14 @@ func (j *Jupyter) Stop() []int {
 	select {
 	case <-j.done:
 	default:
-		pids = stopTree([]int{j.PID()}, j.PID(), 10*time.Second)
+		pids = proctree.Stop([]int{j.PID()}, j.PID(), 10*time.Second)
 		select {
 		case <-j.done:
 		case <-time.After(5 * time.Second):
 		}
 	}
 	if left := ProcessesIn(j.Dir); len(left) > 0 {
-		pids = append(pids, stopTree(left, 0, 5*time.Second)...)
+		pids = append(pids, proctree.Stop(left, 0, 5*time.Second)...)
 	}
 	return pids
 }

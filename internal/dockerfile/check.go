@@ -1,9 +1,9 @@
 package dockerfile
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
+	"go/version"
 	"os"
 	"path"
 	"path/filepath"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Problem is a rule the Dockerfile breaks.
@@ -79,7 +81,7 @@ func Check(dockerfile, context string) ([]Problem, error) {
 
 type checker struct {
 	context  string
-	ignore   []ignorePattern
+	ignore   *ignoreFile
 	minGo    string
 	problems []Problem
 
@@ -221,7 +223,7 @@ func (c *checker) copy(in Instruction) {
 			c.report(in.Line, "%s source %s does not exist in the build context", in.Cmd, src)
 			continue
 		}
-		if p := c.ignored(rel); p != "" {
+		if p := c.ignore.excludedBy(rel); p != "" {
 			c.report(in.Line, "%s source %s is excluded from the build context by the dockerignore pattern %q", in.Cmd, src, p)
 			continue
 		}
@@ -274,6 +276,9 @@ var sha256Hex = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 // "docker.io/library/golang:1.26.8@sha256:…").
 var goImage = regexp.MustCompile(`^(?:(?:docker\.io/)?library/)?golang:([^@-]+)`)
 
+// goRelease matches the version of a Go release such as 1.26.8.
+var goRelease = regexp.MustCompile(`^1\.\d+\.\d+$`)
+
 // goDownload reports a RUN that downloads the Go tarball: its integrity
 // would rest on a checksum typed into the Dockerfile, which nobody here
 // can take from the real tarball. Go comes from the official image.
@@ -304,11 +309,11 @@ func (c *checker) copyFrom(in Instruction, from string) {
 		c.report(in.Line, "Go is copied to %s: the image's PATH and GOROOT expect /usr/local/go", words[1])
 	}
 	c.goCopied = true
-	switch version := m[1]; {
-	case !regexp.MustCompile(`^1\.\d+\.\d+$`).MatchString(version):
-		c.report(in.Line, "the golang image's tag %q is not a release such as 1.26.8: pin it", version)
-	case c.minGo != "" && compareVersions(version, c.minGo) < 0:
-		c.report(in.Line, "the image installs Go %s, older than the go %s of go.mod", version, c.minGo)
+	switch v := m[1]; {
+	case !goRelease.MatchString(v):
+		c.report(in.Line, "the golang image's tag %q is not a release such as 1.26.8: pin it", v)
+	case c.minGo != "" && version.Compare("go"+v, "go"+c.minGo) < 0:
+		c.report(in.Line, "the image installs Go %s, older than the go %s of go.mod", v, c.minGo)
 	}
 }
 
@@ -388,27 +393,6 @@ func (c *checker) abs(p string) string {
 		return path.Clean(p)
 	}
 	return path.Join(cmp.Or(c.workdir, "/"), p)
-}
-
-// ignored returns the pattern that excludes rel from the context, if any.
-func (c *checker) ignored(rel string) string {
-	excludedBy := ""
-	for _, p := range c.ignore {
-		for d := rel; ; d = path.Dir(d) {
-			if p.re.MatchString(d) {
-				if p.negate {
-					excludedBy = ""
-				} else {
-					excludedBy = p.text
-				}
-				break
-			}
-			if d == "." || d == "/" || !strings.Contains(d, "/") {
-				break
-			}
-		}
-	}
-	return excludedBy
 }
 
 var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
@@ -512,39 +496,21 @@ func executableMode(chmod string) bool {
 }
 
 // goDirective returns the version of the go directive of a go.mod file, or
-// "" if the file does not exist.
+// "" if the file does not exist or has no go directive.
 func goDirective(gomod string) (string, error) {
-	f, err := os.Open(gomod)
+	data, err := os.ReadFile(gomod)
 	if os.IsNotExist(err) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "go "); ok {
-			return strings.TrimSpace(v), nil
-		}
+	f, err := modfile.ParseLax(gomod, data, nil)
+	if err != nil {
+		return "", err
 	}
-	return "", sc.Err()
-}
-
-// compareVersions compares Go versions such as 1.26 and 1.26.5.
-func compareVersions(a, b string) int {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < max(len(pa), len(pb)); i++ {
-		var x, y int
-		if i < len(pa) {
-			x, _ = strconv.Atoi(pa[i])
-		}
-		if i < len(pb) {
-			y, _ = strconv.Atoi(pb[i])
-		}
-		if x != y {
-			return x - y
-		}
+	if f.Go == nil {
+		return "", nil
 	}
-	return 0
+	return f.Go.Version, nil
 }

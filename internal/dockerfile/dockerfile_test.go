@@ -140,44 +140,155 @@ func TestExpand(t *testing.T) {
 	}
 }
 
+// TestIgnore checks which dockerignore pattern, if any, excludes a path
+// from the build context, as Docker decides.
 func TestIgnore(t *testing.T) {
-	c := &checker{}
-	for _, line := range []string{".git", "build", "**/.ipynb_checkpoints", "*.test", "docs/*.md", "!docs/keep.md"} {
-		p, err := compileIgnore(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.ignore = append(c.ignore, p)
+	for _, tt := range []struct {
+		name, file string
+		want       map[string]string // path → the pattern that excludes it, or ""
+	}{{
+		name: "course",
+		file: ".git\nbuild\n**/.ipynb_checkpoints\n*.test\ndocs/*.md\n!docs/keep.md\n",
+		want: map[string]string{
+			".git/config":                  ".git",
+			"build/site/index.html":        "build",
+			".ipynb_checkpoints/a.ipynb":   "**/.ipynb_checkpoints",
+			"notebooks/.ipynb_checkpoints": "**/.ipynb_checkpoints",
+			"x.test":                       "*.test",
+			"cmd/x.test":                   "", // * does not cross a /
+			"docs/a.md":                    "docs/*.md",
+			"docs/keep.md":                 "",
+			"scripts/install.sh":           "",
+			"buildx/file":                  "",
+		},
+	}, {
+		name: "trailing slash and leading slash",
+		file: "build/\n/cache/\n",
+		want: map[string]string{
+			"build":          "build",
+			"build/a/b":      "build",
+			"buildx":         "",
+			"cache/x":        "cache",
+			"docs/build/a":   "", // patterns are anchored at the context
+			"docs/cache/x/y": "",
+		},
+	}, {
+		name: "exception inside an excluded folder",
+		file: "docs\n!docs/keep.md\n",
+		want: map[string]string{
+			"docs/a.md":      "docs",
+			"docs/keep.md":   "",
+			"docs/sub/b.md":  "docs",
+			"docs/keep.md.x": "docs",
+		},
+	}, {
+		name: "an exception before its pattern does nothing",
+		file: "!docs/keep.md\ndocs\n",
+		want: map[string]string{"docs/keep.md": "docs"},
+	}, {
+		name: "everything but",
+		file: "**\n!scripts\n!go.mod\n",
+		want: map[string]string{
+			"scripts/install.sh": "",
+			"go.mod":             "",
+			"lib/x.go":           "**",
+			"go.sum":             "**",
+		},
+	}, {
+		name: "double star",
+		file: "**/*.tmp\ndocs/**/*.md\n",
+		want: map[string]string{
+			"a.tmp":           "**/*.tmp", // ** matches no folder too
+			"a/b/c.tmp":       "**/*.tmp",
+			"a.tmpx":          "",
+			"docs/a.md":       "docs/**/*.md",
+			"docs/x/y/z.md":   "docs/**/*.md",
+			"other/docs/a.md": "",
+		},
+	}, {
+		name: "byte order mark and comments",
+		file: "\ufeff.git\n# build\n\n  *.out  \n",
+		want: map[string]string{
+			".git/HEAD": ".git",
+			"build/x":   "",
+			"a.out":     "*.out",
+		},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			ig, err := parseIgnore(strings.NewReader(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rel, want := range tt.want {
+				if got := ig.excludedBy(rel); got != want {
+					t.Errorf("excludedBy(%q) = %q, want %q", rel, got, want)
+				}
+			}
+		})
 	}
-	for rel, want := range map[string]string{
-		".git/config":                  ".git",
-		"build/site/index.html":        "build",
-		".ipynb_checkpoints/a.ipynb":   "**/.ipynb_checkpoints",
-		"notebooks/.ipynb_checkpoints": "**/.ipynb_checkpoints",
-		"x.test":                       "*.test",
-		"cmd/x.test":                   "",
-		"docs/a.md":                    "docs/*.md",
-		"docs/keep.md":                 "",
-		"scripts/install.sh":           "",
-		"buildx/file":                  "",
-	} {
-		if got := c.ignored(rel); got != want {
-			t.Errorf("ignored(%q) = %q, want %q", rel, got, want)
+	for _, bad := range []string{"[z-a]\n", "!\n", "a/[\n"} {
+		if _, err := parseIgnore(strings.NewReader(bad)); err == nil {
+			t.Errorf("the bad dockerignore file %q was accepted", bad)
 		}
 	}
-	if _, err := compileIgnore("[z-a]"); err == nil {
-		t.Error("a bad pattern compiled")
+	var none *ignoreFile
+	if got := none.excludedBy("a"); got != "" {
+		t.Errorf("without a dockerignore file, excludedBy(a) = %q, want \"\"", got)
 	}
 }
 
-func TestCompareVersions(t *testing.T) {
+func TestGoDirective(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ gomod, want string }{
+		{"module x\n\ngo 1.26.5\n", "1.26.5"},
+		{"module x\n\ngo 1.26.5 // the first with the fix\n\ntoolchain go1.26.8\n", "1.26.5"},
+		{"// go 1.2 was long ago\nmodule x\n\ngo 1.26\n", "1.26"},
+		{"module x\n", ""},
+	} {
+		p := filepath.Join(dir, "go.mod")
+		if err := os.WriteFile(p, []byte(tt.gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := goDirective(p); err != nil || got != tt.want {
+			t.Errorf("goDirective(%q) = %q, %v; want %q", tt.gomod, got, err, tt.want)
+		}
+	}
+	if got, err := goDirective(filepath.Join(dir, "missing", "go.mod")); err != nil || got != "" {
+		t.Errorf("goDirective of a missing file = %q, %v; want \"\", nil", got, err)
+	}
+	p := filepath.Join(dir, "go.mod")
+	if err := os.WriteFile(p, []byte("module x\ngo 1.26.5\nrequire (\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := goDirective(p); err == nil {
+		t.Error("a go.mod with an unclosed block parsed")
+	}
+}
+
+// TestGoImageVersion checks the comparison of the golang image's version
+// with go.mod's, where a comparison of strings would go wrong.
+func TestGoImageVersion(t *testing.T) {
 	for _, tt := range []struct {
-		a, b string
-		sign int
-	}{{"1.26.5", "1.26.5", 0}, {"1.26.8", "1.26.5", 1}, {"1.26", "1.26.5", -1}, {"1.27", "1.26.5", 1}, {"1.9", "1.10", -1}} {
-		got := compareVersions(tt.a, tt.b)
-		if (got > 0) != (tt.sign > 0) || (got < 0) != (tt.sign < 0) {
-			t.Errorf("compareVersions(%s, %s) = %d, want sign %d", tt.a, tt.b, got, tt.sign)
+		tag, minGo string
+		older      bool
+	}{
+		{"1.26.5", "1.26.5", false},
+		{"1.26.8", "1.26.5", false},
+		{"1.26.10", "1.26.9", false},
+		{"1.26.9", "1.26.10", true},
+		{"1.26.0", "1.26", false},
+		{"1.25.9", "1.26", true},
+		{"1.9.0", "1.10", true},
+		{"1.27.0", "1.26.5", false},
+	} {
+		ins, err := Parse(strings.NewReader("COPY --from=golang:" + tt.tag + " /usr/local/go /usr/local/go\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &checker{minGo: tt.minGo, vars: map[string]string{}, globals: map[string]string{}}
+		c.copyFrom(ins[0], "golang:"+tt.tag)
+		if got := len(c.problems) > 0; got != tt.older {
+			t.Errorf("golang:%s with go %s in go.mod: problems %v, want older = %v", tt.tag, tt.minGo, c.problems, tt.older)
 		}
 	}
 }

@@ -1,26 +1,28 @@
 package dockerfile
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 )
 
-// ignorePattern is one line of a dockerignore file.
-type ignorePattern struct {
-	text   string // as written
-	negate bool   // a "!" exception
-	re     *regexp.Regexp
+// ignoreFile is a dockerignore file, read and matched with the packages
+// Docker's own build uses.
+type ignoreFile struct {
+	patterns []string // as ignorefile.ReadAll returns them ("!" kept)
+	m        *patternmatcher.PatternMatcher
 }
 
 // readIgnore reads the dockerignore file that applies to dockerfile: its
 // own NAME.dockerignore, as BuildKit reads it, else context/.dockerignore,
-// else none.
-func readIgnore(dockerfile, context string) ([]ignorePattern, error) {
+// else none (nil).
+func readIgnore(dockerfile, context string) (*ignoreFile, error) {
 	for _, p := range []string{dockerfile + ".dockerignore", filepath.Join(context, ".dockerignore")} {
 		f, err := os.Open(p)
 		if os.IsNotExist(err) {
@@ -30,65 +32,52 @@ func readIgnore(dockerfile, context string) ([]ignorePattern, error) {
 			return nil, err
 		}
 		defer f.Close()
-		var pats []ignorePattern
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			pat, err := compileIgnore(line)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			pats = append(pats, pat)
+		ig, err := parseIgnore(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		return pats, sc.Err()
+		return ig, nil
 	}
 	return nil, nil
 }
 
-// compileIgnore compiles a dockerignore pattern: Go's filepath.Match
-// syntax, on paths relative to the context, where ** matches any number of
-// folders and "!" makes an exception.
-func compileIgnore(line string) (ignorePattern, error) {
-	p := ignorePattern{text: line}
-	if strings.HasPrefix(line, "!") {
-		p.negate, line = true, strings.TrimSpace(line[1:])
+// parseIgnore reads and compiles a dockerignore file.
+func parseIgnore(r io.Reader) (*ignoreFile, error) {
+	patterns, err := ignorefile.ReadAll(r)
+	if err != nil {
+		return nil, err
 	}
-	line = path.Clean(strings.TrimPrefix(line, "/"))
-	var re strings.Builder
-	re.WriteString("^")
-	for i := 0; i < len(line); i++ {
-		switch ch := line[i]; {
-		case strings.HasPrefix(line[i:], "**/"):
-			re.WriteString("(.*/)?")
-			i += 2
-		case strings.HasPrefix(line[i:], "**"):
-			re.WriteString(".*")
-			i++
-		case ch == '*':
-			re.WriteString("[^/]*")
-		case ch == '?':
-			re.WriteString("[^/]")
-		case ch == '[':
-			if j := strings.IndexByte(line[i:], ']'); j > 0 {
-				re.WriteString(strings.Replace(line[i:i+j+1], "[!", "[^", 1))
-				i += j
-			} else {
-				re.WriteString(`\[`)
-			}
-		case ch == '\\' && i+1 < len(line):
-			i++
-			re.WriteString(regexp.QuoteMeta(line[i : i+1]))
-		default:
-			re.WriteString(regexp.QuoteMeta(string(ch)))
+	m, err := patternmatcher.New(patterns)
+	if err != nil {
+		return nil, fmt.Errorf("bad dockerignore pattern: %w", err)
+	}
+	// The matcher compiles a pattern on its first use: compile them all
+	// now, so that a bad one is reported here rather than ignored later.
+	for _, p := range patterns {
+		if _, err := patternmatcher.MatchesOrParentMatches("x", []string{strings.TrimPrefix(p, "!")}); err != nil {
+			return nil, fmt.Errorf("bad dockerignore pattern %q: %w", p, err)
 		}
 	}
-	re.WriteString("$")
-	var err error
-	if p.re, err = regexp.Compile(re.String()); err != nil {
-		return p, fmt.Errorf("bad pattern %q: %w", p.text, err)
+	return &ignoreFile{patterns: patterns, m: m}, nil
+}
+
+// excludedBy returns a pattern that excludes rel, a slash-separated path
+// relative to the context, from the context; or "" if rel is in the
+// context. A path is excluded when it or one of its parent folders
+// matches a pattern and no later "!" exception matches it, as Docker
+// decides.
+func (ig *ignoreFile) excludedBy(rel string) string {
+	if ig == nil {
+		return ""
 	}
-	return p, nil
+	if excluded, err := ig.m.MatchesOrParentMatches(rel); err != nil || !excluded {
+		return ""
+	}
+	// Name the last pattern that matches on its own.
+	for _, p := range slices.Backward(ig.patterns) {
+		if ok, _ := patternmatcher.MatchesOrParentMatches(rel, []string{p}); ok {
+			return p
+		}
+	}
+	return "(the dockerignore file)"
 }

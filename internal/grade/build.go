@@ -16,6 +16,9 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/mod/modfile"
+
+	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 )
 
@@ -125,10 +128,12 @@ func newToolchain(o Options) (*toolchain, error) {
 		return nil, err
 	}
 	tc := &toolchain{root: o.Root, module: o.Module, goVersion: "1.26", buildTimeout: 5 * time.Minute}
-	for _, l := range strings.Split(string(gomod), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "go "); ok {
-			tc.goVersion = strings.TrimSpace(v)
-		}
+	mf, err := modfile.ParseLax(filepath.Join(o.Root, "go.mod"), gomod, nil)
+	if err != nil {
+		return nil, err
+	}
+	if mf.Go != nil {
+		tc.goVersion = mf.Go.Version
 	}
 	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE", "GOPATH").Output()
 	if err != nil {
@@ -201,7 +206,7 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 	if wall <= 0 {
 		return fmt.Sprintf(tooLong, t.buildTimeout), nil
 	}
-	var out head
+	out := excerpt.NewHead(16 << 10) // the compiler's first messages
 	r := sandbox.Run(ctx, sandbox.Command{
 		Args: []string{"/bin/sh", "-c", script},
 		Dir:  "/build", Binds: binds,
@@ -209,7 +214,7 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 			"GOROOT=" + t.goroot, "GOMODCACHE=" + t.modcache, "GOCACHE=" + t.cache, "GOWORK=/build/go.work",
 			"GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOTMPDIR=/tmp"},
 		Limits: sandbox.Limits{Wall: wall, Memory: 4 << 30, FileSize: 1 << 30, TmpSize: 1 << 30},
-		Stdout: &out, Stderr: &out,
+		Stdout: out, Stderr: out,
 	})
 	if r.TimedOut || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Sprintf(tooLong, t.buildTimeout), nil
@@ -312,28 +317,3 @@ func matchDeny(rel, d string) bool {
 	}
 	return false
 }
-
-// head keeps the first 16 KiB written.
-type head struct{ b []byte }
-
-func (h *head) Write(p []byte) (int, error) {
-	if n := 16<<10 - len(h.b); n > 0 {
-		h.b = append(h.b, p[:min(n, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (h *head) String() string { return string(h.b) }
-
-// tail keeps the last 8 KiB written.
-type tail struct{ b []byte }
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > 8<<10 {
-		t.b = t.b[len(t.b)-8<<10:]
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string { return string(t.b) }

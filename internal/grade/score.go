@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/lib/check"
@@ -236,13 +237,13 @@ func runChild(ctx context.Context, prog, id string, inputs []byte, lim sandbox.L
 			oversize = true
 		}
 	}()
-	var stderr tail
+	stderr := excerpt.NewTail(8 << 10)
 	sr := sandbox.Run(ctx, sandbox.Command{
 		Args: []string{"/prog", id}, Binds: []sandbox.Bind{{Host: prog, Sandbox: "/prog"}},
 		// GOMEMLIMIT, half the hard limit: the runtime collects before it.
 		Env:    []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory/2)},
 		Limits: lim, NoFork: true, Slot: slot,
-		Stdin: bytes.NewReader(inputs), Stderr: &stderr,
+		Stdin: bytes.NewReader(inputs), Stderr: stderr,
 		ExtraFiles: []*os.File{w},
 	})
 	w.Close()
