@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -91,20 +90,8 @@ func (s *signatures) clone() *signatures {
 // librarySignatures parses the non-test Go files under root/lib.
 func librarySignatures(root string) (*signatures, error) {
 	s := newSignatures()
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(filepath.Join(root, "lib"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
-		s.add(f, modulePath+"/"+filepath.ToSlash(rel)+".")
+	err := parseLibrary(root, token.NewFileSet(), parser.SkipObjectResolution, func(rel string, f *ast.File) error {
+		s.add(f, modulePath+"/"+path.Dir(rel)+".")
 		return nil
 	})
 	return s, err

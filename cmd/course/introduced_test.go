@@ -5,8 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -67,16 +67,8 @@ func introductions(t *testing.T, root string) []introduction {
 	t.Helper()
 	var out []introduction
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(filepath.Join(root, "lib"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		base := introduction{pkg: filepath.ToSlash(filepath.Dir(rel)), name: f.Name.Name}
+	err := parseLibrary(root, fset, parser.ParseComments, func(rel string, f *ast.File) error {
+		base := introduction{pkg: path.Dir(rel), name: f.Name.Name}
 		add := func(doc *ast.CommentGroup, pos token.Pos, recv, symbol string, sig *ast.FuncType) bool {
 			if doc == nil {
 				return false
@@ -86,7 +78,7 @@ func introductions(t *testing.T, root string) []introduction {
 				return false
 			}
 			in := base
-			in.pos = fmt.Sprintf("%s:%d", filepath.ToSlash(rel), fset.Position(pos).Line)
+			in.pos = fmt.Sprintf("%s:%d", rel, fset.Position(pos).Line)
 			in.recv, in.symbol = recv, symbol
 			if sig != nil {
 				in.uses = map[string]bool{}
