@@ -236,6 +236,88 @@ func Score(kind ScoreKind, query, keys *graph.Node, p ScoreParams) *graph.Node {
 	return nil
 }
 
+// Keys holds the keys a decoder attends to, with the part of every score
+// that depends on them alone computed once. A decoder scores the same
+// encoder states at each of its steps; [Score] called at every step would
+// project them again — W2·h_s for the additive score, the key rows of W
+// for concat — and training would differentiate each copy. Prepared once,
+// the projection is computed and differentiated once per sentence:
+//
+//	additive  score = vᵀ · tanh(W1·h_t + K),  K = W2·h_s          (prepared)
+//	concat    score = vᵀ · tanh(W_q·h_t + K), K = W_k·h_s, W = [W_q; W_k]
+//
+// The dot and general scores have no key-only part (general multiplies
+// the query by W, which is cheaper than multiplying every key). Keys.Score
+// returns the scores of [Score] — tested equal — only the order of the
+// work differs.
+//
+// Typical shapes: keys [batch, seq, hidden_k] → prepared [batch, seq,
+// attn]; query [batch, hidden_q] → scores [batch, seq].
+//
+// Introduced in lesson 07.
+type Keys struct {
+	kind     ScoreKind
+	keys     *graph.Node
+	prepared *graph.Node // [batch, seq, attn]: W2·h_s or W_k·h_s; nil for dot and general
+	wq       *graph.Node // the query's weights: W1 or W_q
+	p        ScoreParams
+	hq, hk   int
+}
+
+// PrepareKeys computes the key-only part of kind's score for keys (see
+// [Keys]); score each decoder step's query with Keys.Score.
+//
+// Introduced in lesson 07.
+func PrepareKeys(kind ScoreKind, keys *graph.Node, p ScoreParams) *Keys {
+	if keys.Rank() != 3 {
+		exceptions.Panicf("attention.PrepareKeys: keys must be [batch, seq, hidden_k], got %s", keys.Shape())
+	}
+	k := &Keys{kind: kind, keys: keys, p: p, hk: keys.Shape().Dim(2)}
+	switch kind {
+	case Additive:
+		if p.W1 == nil || p.W2 == nil || p.V == nil {
+			exceptions.Panicf("attention.PrepareKeys: the %s score needs ScoreParams W1, W2 and V", kind)
+		}
+		attn := checkVector("PrepareKeys", "v", p.V)
+		k.hq = p.W1.Shape().Dim(0)
+		checkWeight("PrepareKeys", "w1", p.W1, k.hq, attn)
+		checkWeight("PrepareKeys", "w2", p.W2, k.hk, attn)
+		k.wq = p.W1
+		k.prepared = graph.MatMul(keys, p.W2) // Shape: [batch, seq, hidden_k] x [hidden_k, attn] → [batch, seq, attn]
+	case Concat:
+		if p.W == nil || p.V == nil {
+			exceptions.Panicf("attention.PrepareKeys: the %s score needs ScoreParams W and V", kind)
+		}
+		attn := checkVector("PrepareKeys", "v", p.V)
+		k.hq = p.W.Shape().Dim(0) - k.hk
+		checkWeight("PrepareKeys", "w", p.W, k.hq+k.hk, attn)
+		k.wq = graph.Slice(p.W, graph.AxisRange(0, k.hq))        // Shape: [hidden_q + hidden_k, attn] → [hidden_q, attn]: W_q
+		wk := graph.Slice(p.W, graph.AxisRange(k.hq, k.hq+k.hk)) // Shape: → [hidden_k, attn]: W_k
+		k.prepared = graph.MatMul(keys, wk)                      // Shape: [batch, seq, hidden_k] x [hidden_k, attn] → [batch, seq, attn]
+	case Dot, General:
+	default:
+		exceptions.Panicf("attention.PrepareKeys: unknown score kind %q (want one of %v)", kind, ScoreKinds)
+	}
+	return k
+}
+
+// Score returns the scores of query against the prepared keys, equal to
+// Score(kind, query, keys, p).
+//
+// Typical shapes: query [batch, hidden_q] → scores [batch, seq].
+func (k *Keys) Score(query *graph.Node) *graph.Node {
+	if k.prepared == nil {
+		return Score(k.kind, query, k.keys, k.p)
+	}
+	_, _, hq, _ := checkQueryKeys("Keys.Score", query, k.keys)
+	if hq != k.hq {
+		exceptions.Panicf("attention.Keys.Score: the %s score's weights take queries of %d numbers, got %s", k.kind, k.hq, query.Shape())
+	}
+	q := graph.InsertAxes(graph.MatMul(query, k.wq), 1) // Shape: [batch, hidden_q] x [hidden_q, attn] → [batch, attn] → [batch, 1, attn]
+	h := graph.Tanh(graph.Add(q, k.prepared))           // Shape: [batch, seq, attn]
+	return graph.Einsum("bsa,a->bs", h, k.p.V)          // Shape: [batch, seq, attn] · [attn] → [batch, seq]
+}
+
 // checkQueryKeys checks query [batch, hidden_q] and keys [batch, seq,
 // hidden_k] and returns their dimensions.
 func checkQueryKeys(fn string, query, keys *graph.Node) (batch, seq, hq, hk int) {

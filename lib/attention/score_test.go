@@ -501,3 +501,42 @@ func TestCompareScores(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedKeysEqualScore: scoring queries against keys prepared once
+// gives the scores of Score, for every kind, at several decoder steps
+// sharing the one preparation. Sizes differ (query 5, keys 3, attention 4)
+// so that a swapped half of concat's W cannot go unnoticed.
+func TestPreparedKeysEqualScore(t *testing.T) {
+	tests := []struct {
+		kind         ScoreKind
+		hq, hk, attn int
+	}{{Additive, 5, 3, 4}, {Dot, 3, 3, 0}, {General, 5, 3, 0}, {Concat, 5, 3, 4}}
+	for _, tc := range tests {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			r := random.New(23)
+			w := DrawScoreWeights(r, tc.kind, tc.hq, tc.hk, tc.attn, 0.7)
+			q1, keys, _ := scoreInputs(r, 6, tc.hq, tc.hk, 1)
+			q2 := r.Normal(3, tc.hq)
+			kt, err := tensor3("keys", keys, 3, 6, tc.hk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs, err := eager.Run("attention", func(in []*graph.Node) []*graph.Node {
+				p := w.Params(in[0].Graph())
+				prepared := PrepareKeys(tc.kind, in[0], p)
+				return []*graph.Node{
+					prepared.Score(in[1]), Score(tc.kind, in[1], in[0], p),
+					prepared.Score(in[2]), Score(tc.kind, in[2], in[0], p),
+				}
+			}, kt, eager.Tensor(q1), eager.Tensor(q2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, "step 1 scores", eager.Matrix(outs[0]), eager.Matrix(outs[1]), 1e-5)
+			assertClose(t, "step 2 scores", eager.Matrix(outs[2]), eager.Matrix(outs[3]), 1e-5)
+			if got := eager.Matrix(outs[0]); got[0][0] == eager.Matrix(outs[2])[0][0] {
+				t.Errorf("the two steps' queries gave the same score %g: the test cannot tell queries apart", got[0][0])
+			}
+		})
+	}
+}

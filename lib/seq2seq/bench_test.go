@@ -36,3 +36,32 @@ func BenchmarkLesson06(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTrainStep measures one training step of lesson 06's models
+// (batch 64, sequences of up to 12 digits, GRU states of 64): forward,
+// backward and Adam, the graph compiled outside the figure. It trains 40
+// steps and reports the time per step after the first (compiling) one.
+//
+//	go test -run XXX -bench TrainStep ./lib/seq2seq
+func BenchmarkTrainStep(b *testing.B) {
+	for _, att := range []bool{false, true} {
+		name := "no-attention"
+		if att {
+			name = "attention"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.Setenv("COURSE_CACHE", b.TempDir())
+			x := Lesson06
+			x.Quiet, x.Steps = true, 40
+			var perStep float64
+			for b.Loop() {
+				tr, err := x.Train(x.Config(att))
+				if err != nil {
+					b.Fatal(err)
+				}
+				perStep = float64((tr.History.Wall - tr.History.Compile).Milliseconds()) / float64(x.Steps-1)
+			}
+			b.ReportMetric(perStep, "ms/step")
+		})
+	}
+}

@@ -156,9 +156,10 @@ func embed(table, ids *graph.Node) *graph.Node {
 
 // encoded is what the encoder hands the decoder.
 type encoded struct {
-	states *graph.Node // [batch, src, hidden]
-	last   *graph.Node // [batch, hidden]: the single vector c
-	pad    *graph.Node // Bool [batch, src], true on padding
+	states *graph.Node     // [batch, src, hidden]
+	last   *graph.Node     // [batch, hidden]: the single vector c
+	pad    *graph.Node     // Bool [batch, src], true on padding
+	keys   *attention.Keys // the states prepared for scoring (with attention)
 }
 
 // Encode runs the GRU encoder over the source ids, padding masked, and
@@ -182,7 +183,11 @@ func (p *params) encode(src *graph.Node) encoded {
 	x := embed(p.srcEmb, src)                                               // Shape: [batch, src, embed]
 	real := graph.NotEqual(src, graph.ScalarZero(src.Graph(), src.DType())) // Shape: [batch, src] Bool
 	states, last := rnn.GRULayer(x, nil, real, p.enc)
-	return encoded{states: states, last: last, pad: graph.LogicalNot(real)}
+	e := encoded{states: states, last: last, pad: graph.LogicalNot(real)}
+	if p.cfg.Attention {
+		e.keys = attention.PrepareKeys(p.cfg.Score, states, p.score) // the key side of every score, once per sentence
+	}
+	return e
 }
 
 // step is one decoder step: previous token embedding y [batch, embed] and
@@ -191,8 +196,8 @@ func (p *params) encode(src *graph.Node) encoded {
 func (p *params) step(e encoded, y, h *graph.Node) (hNext, logits, weights *graph.Node) {
 	c := p.cfg
 	attend := func(q *graph.Node) (ctx, w *graph.Node) {
-		scores := attention.Score(c.Score, q, e.states, p.score) // Shape: [batch, hidden] · [batch, src, hidden] → [batch, src]
-		return attention.Context(scores, e.states, e.pad)        // Shape: → [batch, hidden], [batch, src]
+		scores := e.keys.Score(q)                         // Shape: [batch, hidden] · [batch, src, hidden] → [batch, src]
+		return attention.Context(scores, e.states, e.pad) // Shape: → [batch, hidden], [batch, src]
 	}
 	var out *graph.Node
 	switch {
