@@ -102,10 +102,10 @@ var decoderSpec = Register(&Exercise[decoderFunc, DecoderIn, [][][]float64]{
 	},
 	Compare: compareBatch(1e-3), // float32 through three LayerNorms
 	// The library has the layer's parts (attention.MultiHead,
-	// transformer.AddNorm, FFN), which the exercise asks to wire, and no
-	// decoder layer: nothing to deny but the encoder layer, which is not
-	// a decoder but would do two thirds of the wiring.
-	Deny: []string{"lib/transformer.EncoderLayer", "lib/transformer.Encoder"},
+	// transformer.AddNorm, FFN), which the exercise asks to wire, and its
+	// own decoder layer, which is the answer: that is denied, and so is
+	// the encoder layer, which would do two thirds of the wiring.
+	Deny: []string{"lib/transformer.EncoderLayer", "lib/transformer.Encoder", "lib/transformer.DecoderLayer", "lib/transformer.DecoderLayerBuilder"},
 	Hints: []Hint[DecoderIn, [][][]float64]{
 		{Name: "future-leaks", Message: "the self-attention sees the future: give it the look-ahead mask, attention.LookAheadMask(g, seq_tgt), with WithMask",
 			Wrong: decoderVariant(reference.DecoderVariant{NoMask: true})},

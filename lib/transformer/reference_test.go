@@ -60,14 +60,15 @@ func refFFN(x [][]float64, w *FFNWeights) (out, hidden [][]float64) {
 	return refLinear(hidden, w.W2, w.B2), hidden
 }
 
-// refAttention is softmax(q·kᵀ/√d_k)·v with masked keys excluded.
-func refAttention(q, k, v [][]float64, masked func(j int) bool) (out, weights [][]float64) {
+// refAttention is softmax(q·kᵀ/√d_k)·v with the keys masked for query i
+// excluded.
+func refAttention(q, k, v [][]float64, masked func(i, j int) bool) (out, weights [][]float64) {
 	dk := float64(len(q[0]))
 	for i := range q {
 		scores := make([]float64, len(k))
 		m := math.Inf(-1)
 		for j := range k {
-			if masked != nil && masked(j) {
+			if masked != nil && masked(i, j) {
 				scores[j] = math.Inf(-1)
 				continue
 			}
@@ -96,7 +97,17 @@ func refAttention(q, k, v [][]float64, masked func(j int) bool) (out, weights []
 
 // refSelfAttention is multi-head self-attention of x with the weights w.
 func refSelfAttention(x [][]float64, heads int, w *attention.MultiHeadWeights, masked func(j int) bool) (out [][]float64, weights [][][]float64) {
-	q, k, v := refLinear(x, w.WQ, w.BQ), refLinear(x, w.WK, w.BK), refLinear(x, w.WV, w.BV)
+	var m func(i, j int) bool
+	if masked != nil {
+		m = func(_, j int) bool { return masked(j) }
+	}
+	return refMultiHead(x, x, heads, w, m)
+}
+
+// refMultiHead is multi-head attention of the queries of xq over the keys
+// and values of xkv with the weights w.
+func refMultiHead(xq, xkv [][]float64, heads int, w *attention.MultiHeadWeights, masked func(i, j int) bool) (out [][]float64, weights [][][]float64) {
+	q, k, v := refLinear(xq, w.WQ, w.BQ), refLinear(xkv, w.WK, w.BK), refLinear(xkv, w.WV, w.BV)
 	cols := func(m [][]float64, from, to int) [][]float64 {
 		y := make([][]float64, len(m))
 		for i := range m {
@@ -105,7 +116,7 @@ func refSelfAttention(x [][]float64, heads int, w *attention.MultiHeadWeights, m
 		return y
 	}
 	dk := w.DModel / heads
-	concat := make([][]float64, len(x))
+	concat := make([][]float64, len(xq))
 	for h := range heads {
 		o, a := refAttention(cols(q, h*dk, (h+1)*dk), cols(k, h*dk, (h+1)*dk), cols(v, h*dk, (h+1)*dk), masked)
 		weights = append(weights, a)
