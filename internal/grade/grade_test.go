@@ -150,6 +150,41 @@ func TestDeniedUse(t *testing.T) {
 	}
 }
 
+// TestDecoderLayerDenied: exercise 5's decoder layer is flagged when the
+// program links the library's own decoder layer — its constructor or a
+// method of its builder, however the learner's code reached them — and not
+// for the parts the exercise asks to wire.
+func TestDecoderLayerDenied(t *testing.T) {
+	a, err := LoadAssignment(courseRoot(t), "lessons/exercises/05-transformer-encoder.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deny []string
+	for _, e := range a.Exercises {
+		if e.ID == "decoder-layer" {
+			deny = e.Deny
+		}
+	}
+	tests := []struct {
+		sym  string
+		want string
+	}{
+		{"lib/transformer.DecoderLayer", "lib/transformer.DecoderLayer"},
+		{"lib/transformer.(*DecoderLayerBuilder).Steps", "lib/transformer.DecoderLayerBuilder"},
+		{"lib/transformer.(*DecoderLayerBuilder).Done", "lib/transformer.DecoderLayerBuilder"},
+		{"lib/transformer.EncoderLayer", "lib/transformer.EncoderLayer"},
+		{"lib/transformer.AddNorm", ""},
+		{"lib/transformer.FFN", ""},
+		{"lib/transformer.DecoderLayerParamCount", ""},
+		{"lib/attention.(*MultiHeadBuilder).Done", ""},
+	}
+	for _, tc := range tests {
+		if got := deniedUse(map[string]bool{module + "/" + tc.sym: true}, module, deny); got != tc.want {
+			t.Errorf("a program linking %s: deniedUse = %q, want %q (deny list %q)", tc.sym, got, tc.want, deny)
+		}
+	}
+}
+
 func TestEscaping(t *testing.T) {
 	tests := []struct{ in, printable, csv string }{
 		{"alice", "alice", "alice"},
