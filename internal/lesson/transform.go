@@ -8,10 +8,11 @@ import "strings"
 // directory so that cells can import the course's packages; %goworkfix then
 // makes GoNB use the resulting go.work. %goflags makes GoNB link every
 // cell's program without its symbol table and debug information
-// (-ldflags=-s): the link is most of what a cell costs, and -s halves it
-// (about 1.5 s to 0.75 s for a cell that imports lib/attention and lib/viz
-// on a 2-core machine); a panic still shows function names, files and
-// lines, which come from the Go runtime's own tables.
+// (-ldflags=-s): the build, mostly the link, is most of what a cell costs,
+// and -s shortens it (0.93 s to 0.78 s for a cell that imports
+// lib/attention and lib/viz on a quiet 2-core machine, about half when the
+// machine is busy); a panic still shows function names, files and lines,
+// which come from the Go runtime's own tables.
 const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_DIR/../.."; do [ -f "$d/scripts/gonb-setup.sh" ] && exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"; done; echo "Cannot find the course folder: start Jupyter inside the course (make course) or set COURSE_ROOT." >&2; exit 1
 %goworkfix
 %goflags "-ldflags=-s"`
