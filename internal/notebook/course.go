@@ -123,10 +123,7 @@ func (d *decoder) readCourse(v any, c *Course, cell int, where string) error {
 		case "flavour":
 			err = d.str(val, &c.Flavour, cell, where+"."+k)
 		default:
-			if c.other == nil {
-				c.other = map[string]any{}
-			}
-			c.other[k] = val
+			c.other = keepUnknown(c.other, k, val)
 		}
 		if err != nil {
 			return err
@@ -170,16 +167,23 @@ func (d *decoder) readCellCourse(v any, c *CellCourse, cell int, where string) e
 			}
 			c.Claims = lines
 		default:
-			if c.other == nil {
-				c.other = map[string]any{}
-			}
-			c.other[k] = val
+			c.other = keepUnknown(c.other, k, val)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// keepUnknown adds a key this package does not know to other, creating
+// the map on first use, so that it is written back as it was read.
+func keepUnknown(other map[string]any, k string, v any) map[string]any {
+	if other == nil {
+		other = map[string]any{}
+	}
+	other[k] = v
+	return other
 }
 
 func (d *decoder) str(v any, s *string, cell int, where string) error {
