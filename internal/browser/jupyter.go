@@ -3,7 +3,6 @@
 package browser
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,10 +16,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/proctree"
 )
 
@@ -53,7 +52,7 @@ type Jupyter struct {
 	Dir string
 
 	cmd  *exec.Cmd
-	log  *lockedBuffer
+	log  *excerpt.Tail // the end of the server's stdout and stderr
 	done chan struct{} // closed when the server has exited
 	err  error         // why it exited, once done is closed
 }
@@ -119,7 +118,7 @@ func StartJupyter(ctx context.Context, opts JupyterOptions) (*Jupyter, error) {
 	cmd.Env = append(withoutKeys(env, "JUPYTER_RUNTIME_DIR", "JUPYTER_CONFIG_DIR"),
 		"JUPYTER_RUNTIME_DIR="+runtimeDir, "JUPYTER_CONFIG_DIR="+configDir)
 	cmd.Dir = opts.Dir
-	log := &lockedBuffer{}
+	log := excerpt.NewTail(logLimit)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
@@ -182,7 +181,13 @@ func (j *Jupyter) NotebookURL(rel string) string {
 	return j.URL + "/notebooks/" + (&url.URL{Path: rel}).EscapedPath() + "?token=" + url.QueryEscape(j.Token)
 }
 
-// Log returns what the server has written to its stdout and stderr.
+// logLimit bounds the part of the server's log a Jupyter keeps: a server
+// that runs for the whole browser test logs every request and every
+// kernel message, and only its end explains a failure.
+const logLimit = 64 << 10
+
+// Log returns the end of what the server has written to its stdout and
+// stderr (at most 64 KiB).
 func (j *Jupyter) Log() string { return j.log.String() }
 
 // Stop stops the server and every process it started (its kernels and
@@ -243,24 +248,6 @@ func withoutKeys(env []string, keys ...string) []string {
 		}
 	}
 	return out
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // sysProcAttr puts a child in its own process group and, on Linux, asks the
