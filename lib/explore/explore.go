@@ -1,11 +1,15 @@
 // Package explore is the course's interactive attention explorer, the Go
-// counterpart of the source's Streamlit app: a sentence (or synthetic
-// tokens), sliders for the number of heads, the sequence length and the
-// positional encoding's length and dimension, and heat maps that follow
-// the sliders in a GoNB notebook.
+// counterpart of the source's Streamlit app: a sentence typed in a text
+// box (or synthetic tokens, with sliders for the vocabulary size and the
+// number of sentences), sliders for the number of heads, the sequence
+// length and the positional encoding's length and dimension, heat maps
+// that follow them in a GoNB notebook, and a "run analysis" button that
+// shows the data's validation, the padded batch with its mask, the
+// summary statistics and each head's pattern metrics beside the heat maps.
 //
-// The picture is a pure function of the settings ([Settings.Figure]), so it
-// is tested like any other figure; [Run] only adds the sliders. GoNB's
+// The picture and the analysis are pure functions of the settings
+// ([Settings.Figure], [Settings.Analyze]), so they are tested like any
+// other figure; [Run] only adds the widgets. GoNB's
 // widgets need a browser: a notebook executed headless (the course's
 // `cmd/course run`, `make site`, the Docker build, which set
 // COURSE_HEADLESS=1) gets the picture of the starting settings and no
@@ -19,12 +23,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/posenc"
-	"github.com/attention-in-go/course/lib/synthetic"
 	"github.com/attention-in-go/course/lib/text"
 	"github.com/attention-in-go/course/lib/viz"
 )
@@ -48,6 +50,10 @@ type Settings struct {
 	// MaxLen is the sequence length: longer sentences are cut, shorter
 	// ones padded, and the padding masked (1 … 16).
 	MaxLen int
+	// VocabSize and Count are the synthetic data's vocabulary (ids
+	// 0 … VocabSize−1, 0 for padding; 2 … 1000) and number of sentences
+	// (1 … 100); the heat maps show the first sentence, the analysis all.
+	VocabSize, Count int
 	// PELen and PEDim are the positions and dimensions of the positional
 	// encoding shown beside the attention (PE(pos, 2i) = sin(pos/10000^(2i/d)),
 	// PE(pos, 2i+1) = cos(…)).
@@ -58,7 +64,7 @@ type Settings struct {
 
 // Default returns the explorer's starting settings for sentence.
 func Default(sentence string) Settings {
-	return Settings{Sentence: sentence, Heads: 2, MaxLen: 8, PELen: 50, PEDim: 64, Seed: 1}
+	return Settings{Sentence: sentence, Heads: 2, MaxLen: 8, VocabSize: 50, Count: 10, PELen: 50, PEDim: 64, Seed: 1}
 }
 
 // Validate says what is wrong with s, and what to do, or returns nil.
@@ -72,6 +78,10 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("explore: %d heads: choose one of %v (d_model = %d must split evenly)", s.Heads, HeadChoices, DModel)
 	case s.MaxLen < 1 || s.MaxLen > 16:
 		return fmt.Errorf("explore: max length %d: choose 1 … 16", s.MaxLen)
+	case s.VocabSize < 2 || s.VocabSize > 1000:
+		return fmt.Errorf("explore: vocabulary size %d: choose 2 … 1000 (id 0 is padding)", s.VocabSize)
+	case s.Count < 1 || s.Count > 100:
+		return fmt.Errorf("explore: %d sentences: choose 1 … 100", s.Count)
 	case s.PELen < 1 || s.PELen > 200:
 		return fmt.Errorf("explore: PE length %d: choose 1 … 200 positions", s.PELen)
 	case s.PEDim < 2 || s.PEDim > 512:
@@ -82,13 +92,13 @@ func (s Settings) Validate() error {
 
 // Tokens returns the tokens the explorer attends over, padded or cut to
 // MaxLen, and the padding mask [1][MaxLen] (1 = padding, lib/attention's
-// convention). Without a sentence they are synthetic ids "t17", … drawn
-// with lib/synthetic.
+// convention). Without a sentence they are the first of the synthetic
+// sentences ([Settings.Data]), ids shown as "t17", ….
 func (s Settings) Tokens() (tokens []string, mask [][]float64, err error) {
 	if strings.TrimSpace(s.Sentence) != "" {
 		tokens = text.Tokenize(s.Sentence)
 	} else {
-		sentences, err := synthetic.Sentences(synthetic.Config{Count: 1, VocabSize: 50, MaxLen: s.MaxLen, Seed: s.Seed})
+		sentences, err := s.synthetic()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -159,10 +169,6 @@ func (s Settings) Figure() (viz.Figure, error) {
 		Title: fmt.Sprintf("Positional encoding, %d positions × %d dimensions", s.PELen, s.PEDim)}
 	return &viz.Grid{Figures: []viz.Figure{attn, pe}, Cols: 1}, nil
 }
-
-// headless reports whether the notebook runs without a browser: the
-// course's runners set COURSE_HEADLESS=1.
-func headless() bool { return os.Getenv("COURSE_HEADLESS") != "" }
 
 // pngSrc returns a figure as a data: URL for an <img>.
 func pngSrc(f viz.Figure) (string, error) {

@@ -123,3 +123,93 @@ func TestRunOutsideANotebookDoesNothing(t *testing.T) {
 		t.Error("Run with 5 heads gave no error")
 	}
 }
+
+func TestAnalyzeSynthetic(t *testing.T) {
+	s := Default("")
+	s.Count, s.VocabSize, s.MaxLen = 12, 20, 6
+	a, err := s.Analyze()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Sentences) != 12 || a.Problem != nil || a.VocabSize != 20 {
+		t.Fatalf("%d sentences, vocabulary %d, problem %v; want 12, 20, nil", len(a.Sentences), a.VocabSize, a.Problem)
+	}
+	longest, ids := 0, 0
+	for i, sent := range a.Sentences {
+		longest = max(longest, len(sent))
+		ids += len(sent)
+		for j := range a.Batch.IDs[i] {
+			padded := j >= len(sent)
+			if padded != (a.Batch.Mask[i][j] == 1) || padded != (a.Batch.IDs[i][j] == 0) {
+				t.Errorf("sentence %d position %d: id %d, mask %g, length %d", i, j, a.Batch.IDs[i][j], a.Batch.Mask[i][j], len(sent))
+			}
+		}
+	}
+	if len(a.Batch.IDs[0]) != longest || a.Summary.Tokens.Count != ids || a.Summary.Lengths.Count != 12 {
+		t.Errorf("batch width %d (want %d), %d ids counted (want %d), %d lengths", len(a.Batch.IDs[0]), longest, a.Summary.Tokens.Count, ids, a.Summary.Lengths.Count)
+	}
+	// The heat maps show the first sentence: its tokens are the pattern's.
+	if len(a.Tokens) != len(a.Sentences[0]) || len(a.Heads) != s.Heads {
+		t.Errorf("patterns over %q (%d heads); the first sentence has %d ids, %d heads wanted", a.Tokens, len(a.Heads), len(a.Sentences[0]), s.Heads)
+	}
+	out := a.String()
+	for _, want := range []string{"12 synthetic sentences, vocabulary 20", "Validation: ok", "Padded batch [12][", "… 4 more", "token id", "diagonal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("String() lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestAnalyzeSentence(t *testing.T) {
+	s := Default("the cat sat on the mat")
+	s.MaxLen = 5
+	a, err := s.Analyze()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// <pad> 0, <unk> 1, then the words in alphabetical order: cat 2, mat 3,
+	// on 4, sat 5, the 6; "the cat sat on the" once cut to 5.
+	if !reflect.DeepEqual(a.Sentences, [][]int{{6, 2, 5, 4, 6}}) || a.VocabSize != 7 || a.Problem != nil {
+		t.Errorf("Data = %v, vocabulary %d, problem %v", a.Sentences, a.VocabSize, a.Problem)
+	}
+	_, weights, err := s.Attention()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The metrics are those of each head's weights, computed here by hand.
+	for h, p := range a.Heads {
+		diag := 0.0
+		for i := range 5 {
+			diag += weights[h][i][i] / 5
+		}
+		if math.Abs(p.Diagonal-diag) > 1e-9 {
+			t.Errorf("head %d: diagonal %g, want %g", h+1, p.Diagonal, diag)
+		}
+	}
+	if !strings.Contains(a.String(), `the sentence "the cat sat on the mat": 5 words`) {
+		t.Errorf("String():\n%s", a)
+	}
+	s.Count = 0
+	if _, err := s.Analyze(); err == nil || !strings.Contains(err.Error(), "0 sentences") {
+		t.Errorf("0 sentences: %v", err)
+	}
+}
+
+func TestViewNamesTokensAndShowsAnalysis(t *testing.T) {
+	s := Default(`the "dog" ran`) // cut to 4 tokens: the " dog "
+	s.MaxLen = 4
+	v, err := s.view(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v, `alt="attention over: the &#34; dog &#34;; 2 heads`) || strings.Contains(v, "<pre") {
+		t.Errorf("view(false) = %.300s…", v)
+	}
+	v, err = s.view(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v, "<pre") || !strings.Contains(v, "Summary statistics") || !strings.Contains(v, "&lt;pad&gt; = 0") {
+		t.Errorf("view(true) lacks the analysis: …%s", v[max(0, len(v)-800):])
+	}
+}

@@ -3,12 +3,15 @@ package explore
 import (
 	"fmt"
 	"html"
+	"strings"
 	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/dom"
 	"github.com/janpfeifer/gonb/gonbui/widgets"
 
 	"github.com/attention-in-go/course/lib/viz"
+	"github.com/attention-in-go/course/lib/widget"
 )
 
 // Options configure [Run].
@@ -17,19 +20,24 @@ import (
 type Options struct {
 	// Start are the settings shown first (Default("") when zero).
 	Start Settings
-	// Follow is how long the cell follows the sliders before it returns
+	// Follow is how long the cell follows the widgets before it returns
 	// (10 minutes when zero); run the cell again to explore again.
 	Follow time.Duration
 }
 
-// Run shows the explorer in a GoNB cell: four sliders — heads (1, 2, 4,
-// 8), sequence length, PE length, PE dimension — above the picture of
-// [Settings.Figure], redrawn when a slider moves. The sentence is
-// Options.Start.Sentence: edit it in the cell and run it again.
+// Run shows the explorer in a GoNB cell: a text box for the sentence
+// (empty: synthetic tokens), six sliders — heads (1, 2, 4, 8), sequence
+// length, vocabulary size and number of synthetic sentences, PE length,
+// PE dimension — and a "run analysis" button, above the picture of
+// [Settings.Figure], redrawn when a widget changes. After the button is
+// pressed, [Settings.Analyze]'s report (validation, padded batch and mask,
+// summary statistics, each head's pattern metrics) is shown beside the
+// picture and follows the widgets too.
 //
 // Outside a notebook Run does nothing; in a notebook run headless
-// (COURSE_HEADLESS set) it shows the starting picture without sliders, since
-// GoNB's sliders wait for a browser to answer.
+// (COURSE_HEADLESS set, [widget.Headless]) it shows the starting picture
+// and analysis without widgets, since GoNB's widgets wait for a browser
+// to answer.
 func Run(o Options) error {
 	s := o.Start
 	if s == (Settings{}) {
@@ -45,9 +53,14 @@ func Run(o Options) error {
 	if err != nil {
 		return err
 	}
-	if headless() {
-		fmt.Println("explore: no browser (COURSE_HEADLESS is set): the starting settings, without sliders.")
+	if widget.Headless() {
+		a, err := s.Analyze()
+		if err != nil {
+			return err
+		}
+		fmt.Println("explore: no browser (COURSE_HEADLESS is set): the starting settings, without widgets, and their analysis.")
 		viz.Show(fig)
+		fmt.Print(a)
 		return nil
 	}
 	follow := o.Follow
@@ -65,58 +78,109 @@ func Run(o Options) error {
 	}
 	row := func(name, text string) string {
 		return fmt.Sprintf(`<div style="display:flex;align-items:center;gap:8px;margin:2px 0">`+
-			`<span style="width:150px">%s</span><span id="%s"></span><b id="%s_value"></b></div>`,
+			`<span style="width:170px">%s</span><span id="%s"></span><b id="%s_value"></b></div>`,
 			html.EscapeString(text), label(name), label(name))
 	}
 	gonbui.DisplayHTML(`<div style="font-family:sans-serif">` +
-		row("heads", "number of heads") + row("len", "sequence length") +
-		row("pelen", "PE positions") + row("pedim", "PE dimensions") +
-		fmt.Sprintf(`<div id="%s"></div></div>`, label("plot")))
+		row("heads", "number of heads") + row("sentence", "sentence (Enter to apply)") +
+		row("len", "sequence length") + row("vocab", "vocabulary size (synthetic)") +
+		row("count", "sentences (synthetic)") + row("pelen", "PE positions") + row("pedim", "PE dimensions") +
+		row("run", "") + `</div>`)
 
-	// The first slider is the heads: moving it changes every heat map.
+	// The first slider is the heads: moving it changes every heat map
+	// (the browser test moves the first slider it finds).
 	heads := widgets.Slider(0, len(HeadChoices)-1, headIndex).AppendTo(label("heads")).Done()
+	sentence := widget.TextInput(s.Sentence).WithPlaceholder("empty: synthetic tokens").WithSize(40).AppendTo(label("sentence")).Done()
 	maxLen := widgets.Slider(1, 16, s.MaxLen).AppendTo(label("len")).Done()
+	vocab := widgets.Slider(2, 1000, s.VocabSize).AppendTo(label("vocab")).Done()
+	count := widgets.Slider(1, 100, s.Count).AppendTo(label("count")).Done()
 	peLen := widgets.Slider(1, 200, s.PELen).AppendTo(label("pelen")).Done()
 	peDim := widgets.Slider(2, 512, s.PEDim).AppendTo(label("pedim")).Done()
+	run := widgets.Button("Run analysis").AppendTo(label("run")).Done()
 
+	analysed := false
 	draw := func() {
-		gonbui.UpdateHTML(label("heads")+"_value", fmt.Sprint(s.Heads))
-		gonbui.UpdateHTML(label("len")+"_value", fmt.Sprint(s.MaxLen))
-		gonbui.UpdateHTML(label("pelen")+"_value", fmt.Sprint(s.PELen))
-		gonbui.UpdateHTML(label("pedim")+"_value", fmt.Sprint(s.PEDim))
-		fig, err := s.Figure()
-		if err != nil {
-			gonbui.UpdateHTML(label("plot"), "<pre>"+html.EscapeString(err.Error())+"</pre>")
-			return
+		for name, v := range map[string]int{"heads": s.Heads, "len": s.MaxLen, "vocab": s.VocabSize,
+			"count": s.Count, "pelen": s.PELen, "pedim": s.PEDim} {
+			dom.SetInnerText(label(name)+"_value", fmt.Sprint(v))
 		}
-		src, err := pngSrc(fig)
+		view, err := s.view(analysed)
 		if err != nil {
-			gonbui.UpdateHTML(label("plot"), "<pre>"+html.EscapeString(err.Error())+"</pre>")
-			return
+			view = "<pre>" + html.EscapeString(err.Error()) + "</pre>"
 		}
-		gonbui.UpdateHTML(label("plot"), fmt.Sprintf(`<img src="%s" alt="%s">`, src,
-			html.EscapeString(fmt.Sprintf("attention with %d heads, length %d; positional encoding %d×%d", s.Heads, s.MaxLen, s.PELen, s.PEDim))))
+		// One output block holds the picture and, beside it, the analysis.
+		gonbui.UpdateHTML(label("view"), view)
 	}
 	draw()
 
-	hc, lc, pc, dc := heads.Listen().LatestOnly(), maxLen.Listen().LatestOnly(), peLen.Listen().LatestOnly(), peDim.Listen().LatestOnly()
-	defer func() { hc.Close(); lc.Close(); pc.Close(); dc.Close() }()
+	hc, tc, lc := heads.Listen().LatestOnly(), sentence.Listen().LatestOnly(), maxLen.Listen().LatestOnly()
+	vc, cc, pc, dc := vocab.Listen().LatestOnly(), count.Listen().LatestOnly(), peLen.Listen().LatestOnly(), peDim.Listen().LatestOnly()
+	rc := run.Listen().LatestOnly()
+	defer func() {
+		hc.Close()
+		tc.Close()
+		lc.Close()
+		vc.Close()
+		cc.Close()
+		pc.Close()
+		dc.Close()
+		rc.Close()
+	}()
 	deadline := time.After(follow)
 	for {
 		select {
 		case v := <-hc.C:
 			s.Heads = HeadChoices[min(max(v, 0), len(HeadChoices)-1)]
+		case v := <-tc.C:
+			s.Sentence = v
 		case v := <-lc.C:
 			s.MaxLen = v
+		case v := <-vc.C:
+			s.VocabSize = v
+		case v := <-cc.C:
+			s.Count = v
 		case v := <-pc.C:
 			s.PELen = v
 		case v := <-dc.C:
 			s.PEDim = v
+		case <-rc.C:
+			analysed = true
 		case <-deadline:
-			fmt.Printf("explore: stopped following the sliders after %v; run the cell again to explore again.\n", follow)
+			fmt.Printf("explore: stopped following the widgets after %v; run the cell again to explore again.\n", follow)
 			gonbui.Sync()
 			return nil
 		}
 		draw()
 	}
+}
+
+// view is the HTML of the explorer's picture and, when analysed, the
+// analysis beside it. The picture's alt text names the tokens, so that a
+// reader without the picture, and the browser test, can tell what is
+// drawn.
+func (s Settings) view(analysed bool) (string, error) {
+	tokens, _, err := s.Tokens()
+	if err != nil {
+		return "", err
+	}
+	fig, err := s.Figure()
+	if err != nil {
+		return "", err
+	}
+	src, err := pngSrc(fig)
+	if err != nil {
+		return "", err
+	}
+	alt := fmt.Sprintf("attention over: %s; %d heads, length %d; positional encoding %d×%d",
+		strings.Join(tokens, " "), s.Heads, s.MaxLen, s.PELen, s.PEDim)
+	report := ""
+	if analysed {
+		a, err := s.Analyze()
+		if err != nil {
+			return "", err
+		}
+		report = `<pre style="font-size:11px;margin:0">` + html.EscapeString(a.String()) + `</pre>`
+	}
+	return fmt.Sprintf(`<div style="display:flex;align-items:flex-start;gap:16px;flex-wrap:wrap"><img src="%s" alt="%s">%s</div>`,
+		src, html.EscapeString(alt), report), nil
 }
