@@ -287,6 +287,7 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 			t.Errorf("cell In[%d] failed: %s", f.Cell, f.FirstLine())
 		}
 	}
+	testTextInput(ctx, t, page, name)
 	// The explorer can draw again right after a move (each of its pictures
 	// follows the slider), replacing the image found above: screenshot the
 	// newest new picture.
@@ -309,6 +310,61 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	if err != nil {
 		t.Errorf("screenshot of the plot: %v", err)
 	}
+}
+
+// typedSentence is what testTextInput types, and typedTokens the start of
+// the explorer's alt text once it draws it (lib/text lower-cases words).
+const (
+	typedSentence = "A dog chased the red ball"
+	typedTokens   = "attention over: a dog chased the red ball"
+)
+
+// testTextInput types a sentence into the first text input of the page,
+// if it has one, and requires a picture whose alt text names its tokens:
+// the heat maps' labels follow the text box. The explorer (a notebook
+// named *explor*) must have one.
+func testTextInput(ctx context.Context, t *testing.T, page *NotebookPage, name string) {
+	t.Helper()
+	inputs, err := page.TextInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inputs) == 0 {
+		if strings.Contains(name, "explor") {
+			t.Fatalf("%s: the explorer shows no text input for the sentence", name)
+		}
+		return
+	}
+	const typeWait = 20 * time.Second
+	var imgs []Image
+	for attempt := 1; attempt <= 2; attempt++ {
+		typed, text := time.Now(), typedSentence
+		if attempt > 1 {
+			text += " again" // the same text again would send nothing
+		}
+		if err := page.TypeText(inputs[0], text); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := typed.Add(typeWait); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(200 * time.Millisecond) {
+			if imgs, err = page.Images(); err != nil {
+				t.Fatal(err)
+			}
+			for _, img := range imgs {
+				if strings.HasPrefix(img.Alt, typedTokens) && img.Complete && img.Width > 0 {
+					t.Logf("%s: typed %q into %s; the heat maps were redrawn over its tokens %v later (%dx%d)",
+						name, typedSentence, inputs[0], time.Since(typed).Round(10*time.Millisecond), img.Width, img.Height)
+					return
+				}
+			}
+		}
+		// As with the sliders, GoNB can lose a widget's message: type once more.
+		t.Logf("%s: no picture of %q within %v of typing it (attempt %d)", name, typedTokens, typeWait, attempt)
+	}
+	alts := make([]string, len(imgs))
+	for i, img := range imgs {
+		alts[i] = fmt.Sprintf("%q", img.Alt)
+	}
+	t.Fatalf("%s: typed %q into %s, but no picture's labels became %q; alt texts: %s", name, typedSentence, inputs[0], typedTokens, strings.Join(alts, ", "))
 }
 
 // checkCells reports every failed cell, as `course run` does, and every

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/attention-in-go/course/internal/notebook"
@@ -197,6 +198,7 @@ type Image struct {
 	Complete bool   `json:"complete"` // loaded (or failed to load)
 	Width    int    `json:"width"`    // natural size, 0 if it did not load
 	Height   int    `json:"height"`
+	Alt      string `json:"alt"` // the img's alt text
 }
 
 // Images returns the img elements in the notebook's output areas.
@@ -206,7 +208,7 @@ func (p *NotebookPage) Images() ([]Image, error) {
 		const cells = Array.from(document.querySelectorAll('#notebook .cell'));
 		return Array.from(document.querySelectorAll('#notebook .output_area img')).map(img => ({
 			cell: cells.indexOf(img.closest('.cell')), src: img.src, complete: img.complete,
-			width: img.naturalWidth, height: img.naturalHeight,
+			width: img.naturalWidth, height: img.naturalHeight, alt: img.alt,
 		}));
 	}`)
 	return imgs, err
@@ -252,6 +254,37 @@ func (p *NotebookPage) MoveSlider(id string, value int) error {
 		err = fmt.Errorf("no slider with id %q", id)
 	}
 	return err
+}
+
+// TextInputs returns the ids of the text inputs in the notebook's output
+// areas, such as the course's widget.TextInput, in page order.
+func (p *NotebookPage) TextInputs() ([]string, error) {
+	var ids []string
+	err := p.eval(&ids, `() => Array.from(document.querySelectorAll('#notebook .output_area input[type=text]')).map(i => i.id)`)
+	return ids, err
+}
+
+// TypeText replaces the text of the input with the given id as a reader
+// does: it clicks into the input, selects its text, types text over it
+// with the keyboard and presses Enter.
+func (p *NotebookPage) TypeText(id, text string) error {
+	el, err := p.Page.Element("#" + id)
+	if err != nil {
+		return fmt.Errorf("no text input with id %q: %w", id, err)
+	}
+	if err := el.ScrollIntoView(); err != nil {
+		return err
+	}
+	if err := el.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		return err
+	}
+	if err := el.SelectAllText(); err != nil {
+		return err
+	}
+	if err := el.Input(text); err != nil {
+		return err
+	}
+	return el.Type(input.Enter)
 }
 
 // ScreenshotPage writes a PNG of the whole notebook to path. Notebook 6

@@ -181,35 +181,43 @@ func heatmapRef(in HeatmapIn) HeatmapOut {
 }
 
 func compareHeatmap(got, want HeatmapOut) *Diff {
-	switch {
-	case want.Err && !got.Err:
-		return &Diff{Msg: "expected an error (the labels do not match the matrix, or it is empty), got a heat map"}
-	case want.Err:
-		return nil
-	case got.Err:
-		return &Diff{Msg: "expected a heat map, got the error: " + got.ErrText}
-	case got.Nil:
-		return &Diff{Msg: "expected a heat map, got nil"}
-	case got.DrawErr != "":
-		return &Diff{Msg: "the heat map cannot be drawn: " + got.DrawErr}
-	}
-	if d := Matrix(0)(got.Values, want.Values); d != nil {
-		return prefix("Values", d)
-	}
-	for _, s := range []struct{ name, got, want string }{
-		{"Rows", strings.Join(got.Rows, " "), strings.Join(want.Rows, " ")},
-		{"Cols", strings.Join(got.Cols, " "), strings.Join(want.Cols, " ")},
-		{"Title", got.Title, want.Title}, {"XLabel", got.XLabel, want.XLabel}, {"YLabel", got.YLabel, want.YLabel},
-	} {
-		if s.got != s.want || (s.name == "Rows" && len(got.Rows) != len(want.Rows)) || (s.name == "Cols" && len(got.Cols) != len(want.Cols)) {
-			return &Diff{Where: s.name, Want: fmt.Sprintf("%q", s.want), Got: fmt.Sprintf("%q", s.got)}
+	return compareHeatmapWithin(0, "the labels do not match the matrix, or it is empty")(got, want)
+}
+
+// compareHeatmapWithin compares heat maps, their values within tol; why
+// says when an error is expected.
+func compareHeatmapWithin(tol float64, why string) func(got, want HeatmapOut) *Diff {
+	return func(got, want HeatmapOut) *Diff {
+		switch {
+		case want.Err && !got.Err:
+			return &Diff{Msg: "expected an error (" + why + "), got a heat map"}
+		case want.Err:
+			return nil
+		case got.Err:
+			return &Diff{Msg: "expected a heat map, got the error: " + got.ErrText}
+		case got.Nil:
+			return &Diff{Msg: "expected a heat map, got nil"}
+		case got.DrawErr != "":
+			return &Diff{Msg: "the heat map cannot be drawn: " + got.DrawErr}
 		}
+		if d := Matrix(tol)(got.Values, want.Values); d != nil {
+			return prefix("Values", d)
+		}
+		for _, s := range []struct{ name, got, want string }{
+			{"Rows", strings.Join(got.Rows, " "), strings.Join(want.Rows, " ")},
+			{"Cols", strings.Join(got.Cols, " "), strings.Join(want.Cols, " ")},
+			{"Title", got.Title, want.Title}, {"XLabel", got.XLabel, want.XLabel}, {"YLabel", got.YLabel, want.YLabel},
+		} {
+			if s.got != s.want || (s.name == "Rows" && len(got.Rows) != len(want.Rows)) || (s.name == "Cols" && len(got.Cols) != len(want.Cols)) {
+				return &Diff{Where: s.name, Want: fmt.Sprintf("%q", s.want), Got: fmt.Sprintf("%q", s.got)}
+			}
+		}
+		if !got.FixedRange || got.Min != 0 || got.Max != 1 {
+			return &Diff{Where: "colour range", Want: "FixedRange true, Min 0, Max 1",
+				Got: fmt.Sprintf("FixedRange %v, Min %g, Max %g", got.FixedRange, got.Min, got.Max)}
+		}
+		return nil
 	}
-	if !got.FixedRange || got.Min != 0 || got.Max != 1 {
-		return &Diff{Where: "colour range", Want: "FixedRange true, Min 0, Max 1",
-			Got: fmt.Sprintf("FixedRange %v, Min %g, Max %g", got.FixedRange, got.Min, got.Max)}
-	}
-	return nil
 }
 
 var heatmapSpec = Register(&Exercise[heatmapFunc, HeatmapIn, HeatmapOut]{

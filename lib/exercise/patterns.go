@@ -112,3 +112,54 @@ var RelativeAttention = &Task[func(q, k, v, rel [][]float64, maxDist int) (out, 
 		return Pair[[][]float64, [][]float64]{out, w}
 	},
 }
+
+// SparseIn is an input of Longformer-style sparse attention: queries,
+// keys and values, the window (keys on each side), the dilation (the step
+// between them) and the global tokens.
+type SparseIn struct {
+	Q, K, V          [][]float64
+	Window, Dilation int
+	Global           []int
+}
+
+// SparseOut is the learner's result and how many scores it asked for.
+type SparseOut struct {
+	Out, Weights [][]float64
+	Scores       int
+}
+
+// SparseAttention: func SparseAttention(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64).
+// The learner's function gets a score(i, j) = q_i·k_j/√d_k that counts
+// its calls: sparse attention computes the visible scores only.
+var SparseAttention = &Task[func(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64), SparseIn, SparseOut]{
+	ID: "sparse-attention",
+	Call: func(f func(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64), in SparseIn) SparseOut {
+		var res SparseOut
+		score := func(i, j int) float64 {
+			res.Scores++
+			s := 0.0
+			for c := range in.Q[i] {
+				s += in.Q[i][c] * in.K[j][c]
+			}
+			return s / math.Sqrt(float64(len(in.K[j])))
+		}
+		res.Out, res.Weights = f(in.Q, in.K, in.V, in.Window, in.Dilation, append([]int(nil), in.Global...), score)
+		return res
+	},
+}
+
+// RelativeValuesIn is an input of relative position attention on keys
+// and values.
+type RelativeValuesIn struct {
+	Q, K, V, RelK, RelV [][]float64
+	MaxDist             int
+}
+
+// RelativeAttentionValues: func RelativeAttentionValues(q, k, v, relK, relV [][]float64, maxDist int) (out, weights [][]float64).
+var RelativeAttentionValues = &Task[func(q, k, v, relK, relV [][]float64, maxDist int) (out, weights [][]float64), RelativeValuesIn, Pair[[][]float64, [][]float64]]{
+	ID: "relative-values",
+	Call: func(f func(q, k, v, relK, relV [][]float64, maxDist int) (out, weights [][]float64), in RelativeValuesIn) Pair[[][]float64, [][]float64] {
+		out, w := f(in.Q, in.K, in.V, in.RelK, in.RelV, in.MaxDist)
+		return Pair[[][]float64, [][]float64]{out, w}
+	},
+}

@@ -1,6 +1,8 @@
 package withlib
 
 import (
+	"time"
+
 	"github.com/attention-in-go/course/lib/exercise"
 	"github.com/attention-in-go/course/lib/viz"
 )
@@ -53,4 +55,23 @@ var AttentionHeatmap = &exercise.Task[func(w [][]float64, queries, keys []string
 		h, err := f(in.W, in.Queries, in.Keys, in.Title)
 		return HeatmapResult(h, err, true)
 	},
+}
+
+// The task of the appendix's interactive attention tool: its
+// non-interactive core, a sentence to the heat map the widget shows.
+
+// SentenceIn is an input of the sentence heat map exercise.
+type SentenceIn struct {
+	Sentence string
+	MaxLen   int
+}
+
+// SentenceHeatmap: func SentenceHeatmap(sentence string, maxLen int) (*viz.Heatmap, error).
+var SentenceHeatmap = &exercise.Task[func(sentence string, maxLen int) (*viz.Heatmap, error), SentenceIn, HeatmapOut]{
+	ID: "sentence-heatmap",
+	Call: func(f func(sentence string, maxLen int) (*viz.Heatmap, error), in SentenceIn) HeatmapOut {
+		h, err := f(in.Sentence, in.MaxLen)
+		return HeatmapResult(h, err, true)
+	},
+	Timeout: 30 * time.Second, // attention.Explain compiles its first graph
 }

@@ -156,3 +156,43 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// SparseVisible is Longformer's attention pattern (Beltagy, Peters and
+// Cohan, 2020): query i sees key j when j is in its dilated sliding
+// window — |i − j| ≤ window·dilation and i − j a multiple of dilation —
+// or when i or j is a global token (a global token sees every key, and
+// every query sees it).
+func SparseVisible(i, j, window, dilation int, global []int) bool {
+	for _, g := range global {
+		if i == g || j == g {
+			return true
+		}
+	}
+	d := abs(i - j)
+	return d <= window*dilation && d%dilation == 0
+}
+
+// SparseAttention is Longformer-style sparse self-attention: masked full
+// attention with the pattern of [SparseVisible].
+func SparseAttention(q, k, v [][]float64, window, dilation int, global []int) (out, weights [][]float64) {
+	return attend(q, k, v, func(i, j int) bool { return SparseVisible(i, j, window, dilation, global) }, nil)
+}
+
+// RelativeAttentionValues is Shaw et al.'s relative attention with
+// relative vectors on the values as well as the keys: the weights of
+// [RelativeAttention] with relK, and out_i = Σ_j w_ij (v_j + relV_{clip(j−i)}),
+// relV [2·maxDist+1][d_v].
+func RelativeAttentionValues(q, k, v, relK, relV [][]float64, maxDist int) (out, weights [][]float64) {
+	_, weights = RelativeAttention(q, k, v, relK, maxDist)
+	out = make([][]float64, len(q))
+	for i := range q {
+		out[i] = make([]float64, len(v[0]))
+		for j := range v {
+			a := relV[max(-maxDist, min(maxDist, j-i))+maxDist]
+			for c := range out[i] {
+				out[i][c] += weights[i][j] * (v[j][c] + a[c])
+			}
+		}
+	}
+	return out, weights
+}
