@@ -287,7 +287,6 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 			t.Errorf("cell In[%d] failed: %s", f.Cell, f.FirstLine())
 		}
 	}
-	testTextInput(ctx, t, page, name)
 	// The explorer can draw again right after a move (each of its pictures
 	// follows the slider), replacing the image found above: screenshot the
 	// newest new picture.
@@ -310,6 +309,7 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	if err != nil {
 		t.Errorf("screenshot of the plot: %v", err)
 	}
+	testTextInput(ctx, t, page, name)
 }
 
 // typedSentence is what testTextInput types, and typedTokens the start of

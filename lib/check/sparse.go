@@ -178,7 +178,9 @@ func relativeValuesVariant(relativeKeys bool, rowOf func(in RelativeValuesIn, i,
 	}
 }
 
-func clipRow(in RelativeValuesIn, i, j int) int { return max(-in.MaxDist, min(in.MaxDist, j-i)) + in.MaxDist }
+func clipRow(in RelativeValuesIn, i, j int) int {
+	return max(-in.MaxDist, min(in.MaxDist, j-i)) + in.MaxDist
+}
 
 var relativeValuesSpec = Register(&Exercise[relativeValuesFunc, RelativeValuesIn, attnOut]{
 	ID: "relative-values", Title: "relative positions on the values too (Shaw et al., 2018)", Points: 2,

@@ -11,8 +11,8 @@ import (
 // SentenceDModel and SentenceSeed give the appendix tool's token vectors:
 // attention.ToyEmbeddings(tokens, SentenceDModel, SentenceSeed).
 const (
-	SentenceDModel      = 16
-	SentenceSeed uint32 = 1
+	SentenceDModel        = 16
+	SentenceSeed   uint32 = 1
 )
 
 // SentenceHeatmap is the non-interactive core of the appendix's attention
