@@ -1,8 +1,11 @@
 package widget
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/attention-in-go/course/lib/viz"
 )
 
 func TestTextInputHTMLEscapes(t *testing.T) {
@@ -55,4 +58,26 @@ func TestTextInputBuilder(t *testing.T) {
 		}
 	}()
 	b.WithSize(3)
+}
+
+func TestFigureHTML(t *testing.T) {
+	h := &viz.Heatmap{Values: [][]float64{{0.25, 0.75}, {1, 0}}, Rows: []string{"a", "b"}, Cols: []string{"a", "b"}, Title: "two tokens"}
+	got, err := figureHTML(h, `weights of "a b"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := viz.PNG(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<img src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(png) + `" alt="weights of &#34;a b&#34;">`
+	if got != want {
+		t.Errorf("figureHTML = %.120s…, want %.120s…", got, want)
+	}
+	if err := NewFigureView().Show(h, "x"); err != nil {
+		t.Errorf("Show outside a notebook: %v", err)
+	}
+	if _, err := figureHTML(&viz.Heatmap{}, ""); err == nil {
+		t.Error("an empty heat map drew")
+	}
 }
