@@ -14,7 +14,7 @@ import (
 // time: each Show replaces the previous picture in place, so a cell that
 // follows a widget redraws instead of piling up pictures.
 //
-// Introduced in the appendix.
+// Introduced in the appendix's exercises.
 type FigureView struct {
 	id string
 }
@@ -22,7 +22,7 @@ type FigureView struct {
 // NewFigureView returns an empty view; it appears in the cell's output at
 // its first Show.
 //
-// Introduced in the appendix.
+// Introduced in the appendix's exercises.
 func NewFigureView() *FigureView {
 	return &FigureView{id: "course_figure_view_" + gonbui.UniqueId()}
 }

@@ -41,7 +41,7 @@ var textInputTmpl = template.Must(template.New("textinput.js").Parse(textInputJS
 // COURSE_HEADLESS=1, and a widget's Done would wait for a browser that
 // never answers.
 //
-// Introduced in the appendix.
+// Introduced in the appendix's exercises.
 func Headless() bool { return os.Getenv("COURSE_HEADLESS") != "" }
 
 // TextInputBuilder configures and then shows a text input; see [TextInput].
