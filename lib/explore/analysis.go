@@ -53,7 +53,7 @@ type Analysis struct {
 	// Problem is synthetic.Check's verdict on the data: nil when every
 	// length is in 1 … MaxLen and every id in 1 … VocabSize−1.
 	Problem error
-	Batch   synthetic.Batch   // the sentences padded to the longest, with the mask (1 = padding)
+	Batch   synthetic.Batch   // the sentences padded to MaxLen, with the mask (1 = padding)
 	Summary synthetic.Summary // describe() of the ids and the lengths
 	Tokens  []string          // the heat maps' tokens, padding excluded
 	Heads   []attention.Pattern
@@ -72,6 +72,13 @@ func (s Settings) Analyze() (Analysis, error) {
 	}
 	a := Analysis{Settings: s, Sentences: sentences, VocabSize: vocabSize,
 		Problem: synthetic.Check(sentences, vocabSize, s.MaxLen), Batch: synthetic.Pad(sentences)}
+	// Pad to MaxLen, as the heat maps are, rather than to the longest.
+	for i := range a.Batch.IDs {
+		for len(a.Batch.IDs[i]) < s.MaxLen {
+			a.Batch.IDs[i] = append(a.Batch.IDs[i], synthetic.PadID)
+			a.Batch.Mask[i] = append(a.Batch.Mask[i], 1)
+		}
+	}
 	if a.Summary, err = synthetic.Summarize(sentences); err != nil {
 		return Analysis{}, err
 	}
@@ -112,8 +119,8 @@ func (a Analysis) String() string {
 	source := fmt.Sprintf("%d synthetic sentences, vocabulary %d, at most %d tokens (seed %d)",
 		len(a.Sentences), a.VocabSize, a.Settings.MaxLen, a.Settings.Seed)
 	if strings.TrimSpace(a.Settings.Sentence) != "" {
-		source = fmt.Sprintf("the sentence %q: %d words of a vocabulary of %d (<pad> = 0, <unk> = 1)",
-			a.Settings.Sentence, len(a.Sentences[0]), a.VocabSize)
+		source = fmt.Sprintf("the sentence %q: %d tokens (at most %d) of a vocabulary of %d (<pad> = 0, <unk> = 1)",
+			a.Settings.Sentence, len(a.Sentences[0]), a.Settings.MaxLen, a.VocabSize)
 	}
 	fmt.Fprintf(&b, "Data: %s\n\n", source)
 	verdict := "ok: every length in 1 … %d, every id in 1 … %d, no padding inside a sentence"

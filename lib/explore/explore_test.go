@@ -145,8 +145,8 @@ func TestAnalyzeSynthetic(t *testing.T) {
 			}
 		}
 	}
-	if len(a.Batch.IDs[0]) != longest || a.Summary.Tokens.Count != ids || a.Summary.Lengths.Count != 12 {
-		t.Errorf("batch width %d (want %d), %d ids counted (want %d), %d lengths", len(a.Batch.IDs[0]), longest, a.Summary.Tokens.Count, ids, a.Summary.Lengths.Count)
+	if len(a.Batch.IDs[0]) != s.MaxLen || longest > s.MaxLen || a.Summary.Tokens.Count != ids || a.Summary.Lengths.Count != 12 {
+		t.Errorf("batch width %d (want %d, longest %d), %d ids counted (want %d), %d lengths", len(a.Batch.IDs[0]), s.MaxLen, longest, a.Summary.Tokens.Count, ids, a.Summary.Lengths.Count)
 	}
 	// The heat maps show the first sentence: its tokens are the pattern's.
 	if len(a.Tokens) != len(a.Sentences[0]) || len(a.Heads) != s.Heads {
@@ -186,7 +186,16 @@ func TestAnalyzeSentence(t *testing.T) {
 			t.Errorf("head %d: diagonal %g, want %g", h+1, p.Diagonal, diag)
 		}
 	}
-	if !strings.Contains(a.String(), `the sentence "the cat sat on the mat": 5 words`) {
+	if !reflect.DeepEqual(a.Batch.Mask, [][]float64{{0, 0, 0, 0, 0}}) {
+		t.Errorf("mask of a sentence cut to MaxLen: %v", a.Batch.Mask)
+	}
+	s.MaxLen = 8
+	if b, err := s.Analyze(); err != nil || !reflect.DeepEqual(b.Batch.IDs, [][]int{{6, 2, 5, 4, 6, 3, 0, 0}}) ||
+		!reflect.DeepEqual(b.Batch.Mask, [][]float64{{0, 0, 0, 0, 0, 0, 1, 1}}) {
+		t.Errorf("padded to 8: %v, mask %v, %v", b.Batch.IDs, b.Batch.Mask, err)
+	}
+	s.MaxLen = 5
+	if !strings.Contains(a.String(), `the sentence "the cat sat on the mat": 5 tokens (at most 5)`) {
 		t.Errorf("String():\n%s", a)
 	}
 	s.Count = 0
