@@ -127,7 +127,7 @@ func testLesson(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer page.Page.Close()
+	defer page.Close()
 	pr, err := page.RunAll(ctx)
 	if err != nil {
 		t.Error(err)
@@ -189,7 +189,7 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer page.Page.Close()
+	defer page.Close()
 	defer page.InterruptKernel() // the cell following the slider may still run
 	// A widget cell keeps running while it follows its slider: wait for
 	// the slider and a picture rather than for the kernel to be idle.

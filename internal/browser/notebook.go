@@ -128,6 +128,22 @@ func (p *NotebookPage) StartRunAll() error {
 	return p.eval(nil, `() => Jupyter.notebook.execute_all_cells()`)
 }
 
+// closeWait bounds how long Close waits for the page to close.
+const closeWait = 10 * time.Second
+
+// Close closes the page. Jupyter asks "leave this page?" (beforeunload)
+// while a cell runs or the notebook has unsaved changes — a widget
+// notebook has both — and the question would hold the close until the
+// test's deadline: Close first drops the handler and marks the notebook
+// saved, and waits at most closeWait.
+func (p *NotebookPage) Close() error {
+	_ = p.eval(nil, `() => {
+		window.onbeforeunload = null;
+		if (window.Jupyter && Jupyter.notebook) Jupyter.notebook.set_dirty(false);
+	}`)
+	return p.Page.Timeout(closeWait).Close()
+}
+
 // InterruptKernel interrupts the kernel, as Kernel > Interrupt does.
 func (p *NotebookPage) InterruptKernel() error {
 	return p.eval(nil, `() => Jupyter.notebook.kernel.interrupt()`)
