@@ -225,9 +225,28 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 		t.Fatal(err)
 	}
 	s := sliders[0]
-	before, err := page.Images()
-	if err != nil {
-		t.Fatal(err)
+	// The page may show other cells' figures before the slider's own cell
+	// draws its first picture: wait for that one, so that the picture
+	// counted as changed below is one the slider caused.
+	var before []Image
+	ownImage := func() bool {
+		for _, img := range before {
+			if img.Cell == s.Cell && img.Complete && img.Width > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(sliderWait); ; time.Sleep(200 * time.Millisecond) {
+		if before, err = page.Images(); err != nil {
+			t.Fatal(err)
+		}
+		if ownImage() || !time.Now().Before(deadline) || ctx.Err() != nil {
+			break
+		}
+	}
+	if !ownImage() {
+		t.Fatalf("%s: the cell of slider %s shows no picture within %v; images: %s", name, s.ID, sliderWait, describe(before))
 	}
 	old := make(map[string]bool)
 	for _, img := range before {
