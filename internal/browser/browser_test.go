@@ -372,6 +372,9 @@ func testTextInput(ctx context.Context, t *testing.T, page *NotebookPage, name s
 				if strings.HasPrefix(img.Alt, typedTokens) && img.Complete && img.Width > 0 {
 					t.Logf("%s: typed %q into %s; the heat maps were redrawn over its tokens %v later (%dx%d)",
 						name, typedSentence, inputs[0], time.Since(typed).Round(10*time.Millisecond), img.Width, img.Height)
+					if strings.Contains(name, "explor") {
+						testAnalysis(ctx, t, page, name)
+					}
 					return
 				}
 			}
@@ -384,6 +387,39 @@ func testTextInput(ctx context.Context, t *testing.T, page *NotebookPage, name s
 		alts[i] = fmt.Sprintf("%q", img.Alt)
 	}
 	t.Fatalf("%s: typed %q into %s, but no picture's labels became %q; alt texts: %s", name, typedSentence, inputs[0], typedTokens, strings.Join(alts, ", "))
+}
+
+// analysisWant are lines the explorer's analysis of typedSentence shows.
+var analysisWant = []string{"Validation: ok", "Padded batch [1][8]", "Summary statistics", "Attention patterns over a dog chased the red ball"}
+
+// testAnalysis presses the explorer's "Run analysis" button and requires
+// the analysis of the typed sentence beside the heat maps.
+func testAnalysis(ctx context.Context, t *testing.T, page *NotebookPage, name string) {
+	t.Helper()
+	const wait = 20 * time.Second
+	var text string
+	for attempt := 1; attempt <= 2; attempt++ {
+		clicked := time.Now()
+		if err := page.ClickButton("Run analysis"); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := clicked.Add(wait); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(200 * time.Millisecond) {
+			var err error
+			if text, err = page.OutputText(); err != nil {
+				t.Fatal(err)
+			}
+			missing := false
+			for _, w := range analysisWant {
+				missing = missing || !strings.Contains(text, w)
+			}
+			if !missing {
+				t.Logf("%s: the analysis of the typed sentence showed %v after Run analysis", name, time.Since(clicked).Round(10*time.Millisecond))
+				return
+			}
+		}
+		t.Logf("%s: no analysis within %v of pressing Run analysis (attempt %d)", name, wait, attempt)
+	}
+	t.Fatalf("%s: pressed Run analysis, but the output lacks one of %q; its text ends:\n%s", name, analysisWant, tail(text, 20))
 }
 
 // checkCells reports every failed cell, as `course run` does, and every

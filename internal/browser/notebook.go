@@ -280,6 +280,35 @@ func (p *NotebookPage) TextInputs() ([]string, error) {
 	return ids, err
 }
 
+// ClickButton clicks the first button in the notebook's output areas
+// whose text is label, such as GoNB's widgets.Button.
+func (p *NotebookPage) ClickButton(label string) error {
+	obj, err := p.Page.Evaluate(rod.Eval(`(label) => Array.from(document.querySelectorAll('#notebook .output_area button'))
+		.find(b => b.textContent.trim() === label) || null`, label).ByObject())
+	if err != nil {
+		return err
+	}
+	if obj.ObjectID == "" {
+		return fmt.Errorf("no button %q in the notebook's output", label)
+	}
+	el, err := p.Page.ElementFromObject(obj)
+	if err != nil {
+		return err
+	}
+	if err := el.ScrollIntoView(); err != nil {
+		return err
+	}
+	return el.Click(proto.InputMouseButtonLeft, 1)
+}
+
+// OutputText returns the text of the pre elements in the notebook's
+// output areas, one after the other.
+func (p *NotebookPage) OutputText() (string, error) {
+	var text string
+	err := p.eval(&text, `() => Array.from(document.querySelectorAll('#notebook .output_area pre')).map(e => e.innerText).join("\n")`)
+	return text, err
+}
+
 // TypeText replaces the text of the input with the given id as a reader
 // does: it clicks into the input, selects its text, types text over it
 // with the keyboard and presses Enter.
