@@ -162,13 +162,8 @@ func (x TransformerExperiment) TranslateTransformer(store *model.Store, examples
 }
 
 // chunk is the number of dates the Transformer reads per call at
-// inference. With 2 heads, batches of more than 12 dates make the
-// attention's batched matrix products large enough for the pure-Go
-// backend to split them over its workers, and several such products
-// running at once can wait on each other forever (GoMLX compute v0.1.6:
-// a batch of 250 dates never returns). Small batches keep every product
-// on one worker; 500 test dates take well under a second anyway.
-const chunk = 12
+// inference, as [Translate] does.
+const chunk = 250
 
 // unflatten reads [a][b][rows][cols] from the front of data.
 func unflatten(data []float32, a, b, rows, cols int) [][][][]float64 {
