@@ -2,6 +2,7 @@ package dates
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/attention-in-go/course/lib/seq2seq"
 	"github.com/attention-in-go/course/lib/train"
 	"github.com/attention-in-go/course/lib/transformer"
+	"github.com/attention-in-go/course/lib/viz"
 )
 
 // TransformerExperiment is lesson 09's measurement: the whole Transformer
@@ -38,11 +40,12 @@ type TransformerExperiment struct {
 }
 
 // Lesson09 is the experiment of lesson 09: lesson 07's data (seed 7),
-// a Transformer of width 32 with 2 heads and 2 + 2 layers.
+// a Transformer of width 32 with 2 heads and one encoder and one decoder
+// layer, 1 000 steps.
 //
 // Introduced in lesson 09.
-var Lesson09 = TransformerExperiment{TrainSize: 8000, TestSize: 500, TestFraction: 0.2, Steps: 700, Batch: 32, LearningRate: 0.003,
-	Seed: 7, DModel: 32, Heads: 2, DFF: 64, Layers: 2}
+var Lesson09 = TransformerExperiment{TrainSize: 8000, TestSize: 500, TestFraction: 0.2, Steps: 1000, Batch: 32, LearningRate: 0.003,
+	Seed: 7, DModel: 32, Heads: 2, DFF: 64, Layers: 1}
 
 // Config returns the model.
 func (x TransformerExperiment) Config() transformer.EncoderDecoder {
@@ -322,17 +325,17 @@ func (x TransformerExperiment) measure(t *train.Trained, test []Example) (Transf
 }
 
 // CompareTable formats lesson 07's GRU model next to the Transformer:
-// parameters, training steps and time, exact-match accuracy and the
-// alignment masses of lesson 07 (for the Transformer: its last decoder
-// layer, heads averaged).
+// parameters, training steps, exact-match accuracy, the alignment
+// masses of lesson 07 (for the Transformer: its last decoder layer,
+// heads averaged) and the training time.
 //
 // Introduced in lesson 09.
 func CompareTable(rnn Result, tr TransformerResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-22s  %6s  %5s  %8s  %8s  %5s  %5s  %5s  %6s\n", "model", "params", "steps", "training", "accuracy", "year", "month", "day", "+next")
+	fmt.Fprintf(&b, "%-24s  %6s  %5s  %8s  %5s  %5s  %5s  %6s  %8s\n", "model", "params", "steps", "accuracy", "year", "month", "day", "+next", "training")
 	row := func(name string, params, steps int, d time.Duration, acc float64, a Alignment) {
-		fmt.Fprintf(&b, "%-22s  %6d  %5d  %7.1fs  %7.1f%%  %4.0f%%  %4.0f%%  %4.0f%%  %5.0f%%\n", name, params, steps, d.Seconds(), 100*acc,
-			100*a.Year, 100*a.Month, 100*a.Day, 100*a.Next)
+		fmt.Fprintf(&b, "%-24s  %6d  %5d  %7.1f%%  %4.0f%%  %4.0f%%  %4.0f%%  %5.0f%%  %7.1fs\n", name, params, steps, 100*acc,
+			100*a.Year, 100*a.Month, 100*a.Day, 100*a.Next, d.Seconds())
 	}
 	row("GRU + "+string(rnn.Kind)+" attention", rnn.Params, rnn.History.Steps, rnn.Train, rnn.Accuracy, rnn.Alignment)
 	row("Transformer", tr.Params, tr.Steps, tr.Train, tr.Accuracy, tr.Alignment)
@@ -350,5 +353,162 @@ func HeadTable(r TransformerResult) string {
 			fmt.Fprintf(&b, "layer %d head %d   %4.0f%%  %4.0f%%  %4.0f%%  %4.0f%%  %5.0f%%\n", l+1, h+1, 100*a.Year, 100*a.Month, 100*a.Day, 100*a.All, 100*a.Next)
 		}
 	}
+	return b.String()
+}
+
+// DecodeStep is one step of greedy decoding: what the decoder reads,
+// which earlier positions its newest position may attend to (the new row
+// of the causal mask), what it writes and with which probability.
+//
+// Introduced in lesson 09.
+type DecodeStep struct {
+	Reads   string // the start mark "^" and the characters written so far
+	MaskRow []bool // true: the newest position may attend to that position
+	Writes  rune
+	Prob    float64
+	// SelfWeights are the first decoder layer's self-attention weights of
+	// this step, averaged over the heads: [step+1][step+1].
+	SelfWeights [][]float64
+}
+
+// DecodeSteps decodes one example token by token, calling the model
+// once per step on the characters written so far (the shape grows by one
+// each call), so that every step can be printed.
+//
+// Introduced in lesson 09.
+func (x TransformerExperiment) DecodeSteps(store *model.Store, e Example) ([]DecodeStep, error) {
+	src, err := SourceVocab.Encode(e.Source, SourceWidth)
+	if err != nil {
+		return nil, err
+	}
+	p, err := train.NewPredictor(store, x.Config().InspectModel())
+	if err != nil {
+		return nil, err
+	}
+	V, H, L := TargetVocab.Size(), x.Heads, x.Layers
+	reads := []int32{TargetVocab.Start}
+	var steps []DecodeStep
+	for t := range TargetWidth {
+		n := t + 1
+		res, err := p.Predict(tensors.FromFlatDataAndDimensions(src, 1, SourceWidth), tensors.FromFlatDataAndDimensions(reads, 1, n))
+		if err != nil {
+			return nil, fmt.Errorf("dates.DecodeSteps: %w", err)
+		}
+		logits := tensors.MustCopyFlatData[float32](res[0])[t*V : n*V] // the newest position
+		best, sum := 0, 0.0
+		for v := range logits {
+			if logits[v] > logits[best] {
+				best = v
+			}
+		}
+		for v := range logits {
+			sum += math.Exp(float64(logits[v] - logits[best]))
+		}
+		self := unflatten(tensors.MustCopyFlatData[float32](res[1]), L, H, n, n) // [layers][heads][n][n]
+		s := DecodeStep{Reads: "^" + TargetVocab.Decode(reads[1:]), MaskRow: make([]bool, n), Writes: TargetVocab.Chars[best],
+			Prob: 1 / sum, SelfWeights: meanHeads(self[0])}
+		for j := range n {
+			s.MaskRow[j] = true // position t sees 0 … t
+		}
+		steps = append(steps, s)
+		reads = append(reads, int32(best))
+	}
+	return steps, nil
+}
+
+// DecodeTable formats decoding steps, one a line: what the decoder reads,
+// the newest row of the causal mask over the ten target positions (■ may
+// look, · masked: the future), and what it writes.
+//
+// Introduced in lesson 09.
+func DecodeTable(steps []DecodeStep) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-4s  %-11s  %-10s  %s\n", "step", "reads", "mask row", "writes (probability)")
+	for i, s := range steps {
+		row := make([]rune, TargetWidth)
+		for j := range row {
+			row[j] = '·'
+			if j < len(s.MaskRow) && s.MaskRow[j] {
+				row[j] = '■'
+			}
+		}
+		fmt.Fprintf(&b, "%4d  %-11s  %s  %c (%.3f)\n", i+1, s.Reads, string(row), s.Writes, s.Prob)
+	}
+	return b.String()
+}
+
+// CrossAttentionGrid draws the cross-attention of every decoder layer and
+// head for one translation: output characters (rows) against source
+// characters (columns), one heat map per head, a row of heads per layer.
+//
+// Introduced in lesson 09.
+func CrossAttentionGrid(t TransformerTranslation) *viz.Grid {
+	g := &viz.Grid{Cols: len(t.Cross[0]), Title: fmt.Sprintf("Cross-attention of the trained Transformer: %q → %s", t.Source, t.Output)}
+	for l := range t.Cross {
+		for h := range t.Cross[l] {
+			g.Figures = append(g.Figures, AlignmentFigure(t.Head(l, h), fmt.Sprintf("decoder layer %d, head %d", l+1, h+1)))
+		}
+	}
+	return g
+}
+
+// CheckTransformer returns an error when the Transformer's exact-match
+// accuracy is more than margin below the GRU model's, or when none of
+// its cross-attention heads puts at least minYear of the year characters'
+// attention on the source's year: the assertions of lesson 09.
+//
+// Introduced in lesson 09.
+func CheckTransformer(tr TransformerResult, rnn Result, margin, minYear float64) error {
+	var msg string
+	if tr.Accuracy < rnn.Accuracy-margin {
+		msg += fmt.Sprintf("accuracy %.1f%% is more than %.1f points below the GRU's %.1f%%; ", 100*tr.Accuracy, 100*margin, 100*rnn.Accuracy)
+	}
+	best := 0.0
+	for _, hs := range tr.Heads {
+		for _, a := range hs {
+			best = max(best, a.Year)
+		}
+	}
+	if best < minYear {
+		msg += fmt.Sprintf("no head puts %.0f%% of the year's attention on the year (best %.0f%%); ", 100*minYear, 100*best)
+	}
+	if msg != "" {
+		return fmt.Errorf("dates.CheckTransformer: %s(train again with dates.Lesson09.Train, or with more Steps)", msg)
+	}
+	return nil
+}
+
+// First returns the first test translation written in format f (the
+// first one when there is none).
+func (r TransformerResult) First(f Format) TransformerTranslation {
+	for _, t := range r.Translations {
+		if t.Format == f {
+			return t
+		}
+	}
+	return r.Translations[0]
+}
+
+// ForcingTable compares the model read with teacher forcing (every
+// position reads the true previous characters) and free running (greedy:
+// it reads its own): characters right, dates right, and wrong characters
+// per wrong date. A date is right under one exactly when it is right
+// under the other — with every character right the two read the same
+// inputs —, so the dates column is equal and the difference is in how
+// far one mistake spreads.
+//
+// Introduced in lesson 09.
+func ForcingTable(r TransformerResult) string {
+	wrong := (1 - r.Accuracy) * float64(len(r.Translations))
+	per := func(chars float64) float64 {
+		if wrong == 0 {
+			return 0
+		}
+		return (1 - chars) * float64(TargetWidth*len(r.Translations)) / wrong
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-16s  %10s  %10s  %s\n", "decoder reads", "characters", "dates", "wrong characters per wrong date")
+	fmt.Fprintf(&b, "%-16s  %9.2f%%  %9.1f%%  %.2f\n", "teacher forcing", 100*r.ForcedChars, 100*r.ForcedExact, per(r.ForcedChars))
+	fmt.Fprintf(&b, "%-16s  %9.2f%%  %9.1f%%  %.2f\n", "greedy (its own)", 100*r.GreedyChars, 100*r.Accuracy, per(r.GreedyChars))
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
 	"github.com/gomlx/gomlx/support/exceptions"
@@ -392,4 +393,46 @@ func (c EncoderDecoderCounts) String() string {
 		fmt.Fprintf(&b, "%s  %s  %s\n", pad(r[0], w[0], false), pad(r[1], w[1], false), pad(r[2], w[2], true))
 	}
 	return b.String()
+}
+
+// DecoderLayerShapes builds one decoder layer ([DecoderLayer]) with seeded
+// weights on a target of tgt tokens and a memory of src tokens, batch
+// sequences each, and lists the shape of every step, for printing.
+//
+// Introduced in lesson 09.
+func DecoderLayerShapes(batch, tgt, src, dModel, heads, dFF int) (StepShapes, error) {
+	for _, v := range []int{batch, tgt, src, dModel, heads, dFF} {
+		if v < 1 {
+			return nil, fmt.Errorf("transformer.DecoderLayerShapes: every size must be at least 1, got %v", []int{batch, tgt, src, dModel, heads, dFF})
+		}
+	}
+	if dModel%heads != 0 {
+		return nil, fmt.Errorf("transformer.DecoderLayerShapes: d_model = %d must be divisible by the number of heads, got %d", dModel, heads)
+	}
+	zeros := func(n int) *tensors.Tensor {
+		return tensors.FromFlatDataAndDimensions(make([]float32, batch*n*dModel), batch, n, dModel)
+	}
+	var shapes StepShapes
+	_, err := run(func(in []*graph.Node) []*graph.Node {
+		g := in[0].Graph()
+		p := DecoderLayerParams{
+			SelfAttention: attention.NewMultiHeadWeights(dModel, 1).Params(g), Norm1: NewLayerNormWeights(dModel).Params(g),
+			CrossAttention: attention.NewMultiHeadWeights(dModel, 2).Params(g), Norm2: NewLayerNormWeights(dModel).Params(g),
+			FFN: NewFFNWeights(dModel, dFF, 3).Params(g), Norm3: NewLayerNormWeights(dModel).Params(g),
+		}
+		s := DecoderLayer(in[0], in[1], heads, p).Steps()
+		shapes.add("target input y", in[0])
+		shapes.add("memory (encoder output)", in[1])
+		shapes.add("masked self-attention", s.SelfAttention)
+		shapes.add("  weights (causal)", s.SelfWeights)
+		shapes.add("Add & Norm 1", s.Norm1)
+		shapes.add("cross-attention", s.CrossAttention)
+		shapes.add("  weights (target × source)", s.CrossWeights)
+		shapes.add("Add & Norm 2", s.Norm2)
+		shapes.add("FFN hidden", s.Hidden)
+		shapes.add("FFN", s.FFN)
+		shapes.add("Add & Norm 3 = output", s.Output)
+		return []*graph.Node{s.Output}
+	}, zeros(tgt), zeros(src))
+	return shapes, err
 }

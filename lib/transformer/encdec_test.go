@@ -1,6 +1,7 @@
 package transformer
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -315,5 +316,28 @@ func TestBaseEncoderDecoderCounts(t *testing.T) {
 	}
 	if !strings.Contains(c.String(), "63,082,496") {
 		t.Errorf("the table does not show the total:\n%s", c)
+	}
+}
+
+// The shapes listed are those of the base decoder layer's steps.
+func TestDecoderLayerShapes(t *testing.T) {
+	s, err := DecoderLayerShapes(2, 10, 17, 16, 4, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"  weights (causal)": "[2 4 10 10]", "  weights (target × source)": "[2 4 10 17]", "FFN hidden": "[2 10 24]", "Add & Norm 3 = output": "[2 10 16]"}
+	for _, x := range s {
+		if w, ok := want[x.Name]; ok {
+			if got := fmt.Sprint(x.Dimensions); got != w {
+				t.Errorf("%s: %s, want %s", x.Name, got, w)
+			}
+			delete(want, x.Name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("steps missing: %v", want)
+	}
+	if _, err := DecoderLayerShapes(2, 10, 17, 16, 3, 24); err == nil {
+		t.Error("3 heads for d_model 16: no error")
 	}
 }
