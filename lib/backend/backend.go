@@ -73,5 +73,5 @@ func New() (b compute.Backend, err error) {
 // operation at a time cannot wait on itself; on two cores it trained no
 // slower.
 //
-// Part of the library behind lesson 09; the lesson does not name it.
+// Introduced in lesson 09.
 const DefaultConfig = "go:ops_sequential"
