@@ -43,7 +43,7 @@ func TestDefaultRunsParallelProducts(t *testing.T) {
 		}
 		for range 20 {
 			x := tensors.FromFlatDataAndDimensions(make([]float32, 256*16*16), 256, 16, 16)
-			if _, err := exec.Exec(x); err != nil {
+			if _, err := exec.Call(x); err != nil {
 				done <- err
 				return
 			}

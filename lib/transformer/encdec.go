@@ -43,7 +43,7 @@ const Pad = 0
 //
 // Source and target have their own embedding tables and the output layer
 // its own matrix (the paper ties all three, for a shared vocabulary; see
-// [BaseParamCounts]). Id [Pad] = 0 pads both sides.
+// [BaseEncoderDecoderCounts]). Id [Pad] = 0 pads both sides.
 //
 // Typical shapes: source [batch, src] and target in [batch, tgt] int32 →
 // logits [batch, tgt, tgt_vocab]; cross-attention weights per decoder
