@@ -37,7 +37,7 @@ fast as plain Go arithmetic can be on this machine; the CPU's vector units
 when built with GOEXPERIMENT=simd (docs/PERFORMANCE.md says why the course
 does not).
 
-The training benchmarks (lessons 6, 7 and 8) take a few minutes together
+The training benchmarks (lessons 6 to 9) take a few minutes together
 on 2 cores. Keep the machine otherwise idle: the figures are only as quiet
 as the machine.
 

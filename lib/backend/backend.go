@@ -53,5 +53,25 @@ func New() (b compute.Backend, err error) {
 				os.Getenv(compute.ConfigEnvVar), compute.List(), err)
 		}
 	}()
+	if _, set := os.LookupEnv(compute.ConfigEnvVar); !set {
+		return compute.NewWithConfig(DefaultConfig)
+	}
 	return compute.New()
 }
+
+// DefaultConfig is the backend used when GOMLX_BACKEND is not set: the
+// pure-Go backend running the operations of a graph one after the other
+// ("ops_sequential"); each large matrix product still uses every core.
+//
+// The pure-Go backend of GoMLX compute v0.1.6 otherwise runs independent
+// operations at the same time on a pool of 2 × GOMAXPROCS workers, and a
+// matrix product that splits itself over the pool waits for a free
+// worker while holding one. When every worker runs such a product they
+// all wait, for ever: lesson 09's Transformer, whose encoder and decoder
+// run side by side, stopped this way within a few hundred training steps
+// on two cores (and at once when reading 250 dates in one batch). One
+// operation at a time cannot wait on itself; on two cores it trained no
+// slower.
+//
+// Introduced in lesson 09.
+const DefaultConfig = "go:ops_sequential"

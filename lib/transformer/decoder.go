@@ -116,7 +116,8 @@ func (b *DecoderLayerBuilder) Steps() DecoderLayerSteps {
 	}
 	causal := attention.LookAheadMask(b.y.Graph(), b.y.Shape().Dim(1)) // Shape: [tgt, tgt], broadcast over batch and heads
 	if b.targetMask != nil {
-		causal = graph.LogicalOr(causal, b.targetMask) // Shape: [tgt, tgt] ∨ [batch, 1, tgt] → [batch, tgt, tgt]
+		causal = graph.InsertAxes(causal, 0)           // Shape: [tgt, tgt] → [1, tgt, tgt]
+		causal = graph.LogicalOr(causal, b.targetMask) // Shape: [1, tgt, tgt] ∨ [batch, 1, tgt] → [batch, tgt, tgt]
 	}
 	var s DecoderLayerSteps
 	s.SelfAttention, s.SelfWeights = attention.MultiHead(b.y, b.y, b.y, b.heads, b.p.SelfAttention).WithMask(causal).Done() // Shape: [batch, tgt, d_model], [batch, heads, tgt, tgt]
