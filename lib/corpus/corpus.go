@@ -68,7 +68,7 @@ type Split struct {
 }
 
 // Root returns $GOROOT/src: the GOROOT of the go command on the PATH
-// (`go env GOROOT`), else the one this program was built with.
+// (`go env GOROOT`), else the GOROOT environment variable.
 //
 // Part of the library behind lesson 10; the lesson does not name it.
 func Root() (string, error) {
@@ -77,7 +77,10 @@ func Root() (string, error) {
 		goroot = strings.TrimSpace(string(out))
 	}
 	if goroot == "" {
-		goroot = runtime.GOROOT()
+		goroot = os.Getenv("GOROOT")
+	}
+	if goroot == "" {
+		return "", fmt.Errorf("corpus: cannot find the Go installation: `go env GOROOT` failed and GOROOT is not set")
 	}
 	src := filepath.Join(goroot, "src")
 	if st, err := os.Stat(src); err != nil || !st.IsDir() {

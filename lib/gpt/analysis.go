@@ -23,6 +23,8 @@ type Class struct {
 }
 
 // Keywords are Go's 25 keywords.
+//
+// Part of the library behind lesson 10; the lesson does not name it.
 var Keywords = []string{"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
 	"for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
 	"struct", "switch", "type", "var"}

@@ -55,7 +55,7 @@ func (e Experiment) LoadOrTrain(s *corpus.Split) (*train.Trained, error) {
 }
 
 func (e Experiment) config() train.Config {
-	return train.Config{Name: e.Name, Label: string(e.Model.Positions) + " positions", Steps: e.Steps, BatchSize: e.Batch,
+	return train.Config{Name: e.Name, Steps: e.Steps, BatchSize: e.Batch,
 		LearningRate: e.LearningRate, Seed: e.Seed}
 }
 
@@ -128,4 +128,26 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 		}
 	}
 	return s, nil
+}
+
+// Baselines returns the bits per character of the unigram, the bigram and
+// the 4-gram ([corpus.NGram], discount 0.75) trained on s.Train, on the
+// bytes of s.Test the GPT was scored on (idx, from [Scores]).
+//
+// Introduced in lesson 10.
+func Baselines(s *corpus.Split, idx []int) (names []string, bits []float64, err error) {
+	for _, order := range []int{1, 2, 4} {
+		m, err := corpus.NewNGram(s.Train, order, 0.75)
+		if err != nil {
+			return nil, nil, err
+		}
+		all := m.Log2Probs(s.Test)
+		picked := make([]float64, len(idx))
+		for j, i := range idx {
+			picked[j] = all[i]
+		}
+		names = append(names, m.String())
+		bits = append(bits, corpus.BitsPerChar(picked))
+	}
+	return names, bits, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/corpus"
 	"github.com/attention-in-go/course/lib/random"
 )
 
@@ -220,5 +221,55 @@ func TestParamCount(t *testing.T) {
 		if n != c.ParamCount() {
 			t.Errorf("%s: the store holds %d numbers, ParamCount says %d", pk, n, c.ParamCount())
 		}
+	}
+}
+
+// TestTrainLearns trains a tiny GPT briefly on repetitive Go and requires
+// it to beat the add-one unigram, the loss to fall, and the saved model to
+// reload to the same scores.
+func TestTrainLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	var text []byte
+	for i := range 200 {
+		text = append(text, []byte("\tif x > 0 {\n\t\treturn x\n\t}\n")...)
+		text = append(text, byte('a'+i%26), '\n')
+	}
+	s := &corpus.Split{Train: text, Test: text[:800]}
+	e := Experiment{Name: "gpt-test", Model: Config{Vocab: 256, DModel: 16, Heads: 2, Layers: 1, DFF: 32, Context: 16, Positions: Sinusoidal},
+		Stride: 8, Steps: 120, Batch: 16, LearningRate: 0.01, Seed: 1}
+	tr, err := e.Train(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := tr.History; h.FinalLoss() > h.Loss[0]/2 {
+		t.Errorf("loss %.3f → %.3f: not halved", h.Loss[0], h.FinalLoss())
+	}
+	sc, err := Evaluate(tr.Store, e.Model, s.Test, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uni, err := corpus.NewNGram(s.Train, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, base := sc.BitsPerChar(), uni.BitsPerChar(s.Test); got > base-1 {
+		t.Errorf("GPT %.2f bits per char, unigram %.2f: want at least 1 bit better", got, base)
+	}
+	loaded, err := e.LoadOrTrain(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded.Loaded {
+		t.Fatal("LoadOrTrain trained again")
+	}
+	sc2, err := Evaluate(loaded.Store, e.Model, s.Test, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sc.Log2P, sc2.Log2P) {
+		t.Error("the reloaded model scores differently")
 	}
 }

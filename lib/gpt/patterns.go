@@ -242,3 +242,35 @@ func (e Experiment) Extrapolate(store *model.Store, s *corpus.Split) ([]Position
 	}
 	return out, nil
 }
+
+// PositionTable prints the positions experiment: bits per character of
+// each model and window, over the positions the model was trained on and,
+// for the longer window, over the positions beyond.
+//
+// Introduced in lesson 10.
+func PositionTable(rs []PositionResult, context int) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%-10s window %3d: %.2f bits/char", r.Positions, r.Seq, r.Mean(0, r.Seq))
+		if r.Seq > context {
+			fmt.Fprintf(&b, "   positions 0–%d: %.2f   positions %d–%d: %.2f", context-1, r.Mean(0, context), context, r.Seq-1, r.Mean(context, r.Seq))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// BestHead returns the head of ps whose pattern is name with the largest
+// mass, and false when no head shows that pattern.
+//
+// Introduced in lesson 10.
+func BestHead(ps []HeadPattern, name string) (HeadPattern, bool) {
+	var best HeadPattern
+	found := false
+	for _, p := range ps {
+		if p.Pattern == name && (!found || p.Mass > best.Mass) {
+			best, found = p, true
+		}
+	}
+	return best, found
+}
