@@ -17,11 +17,21 @@ import (
 //
 // Introduced in lesson 10.
 func Attention(store *model.Store, c Config, text []byte) ([][][][]float64, error) {
+	p, err := train.NewPredictor(store, c.AttentionModel())
+	if err != nil {
+		return nil, err
+	}
+	return attentionOf(p, c, text)
+}
+
+// attentionOf is [Attention] with a predictor of c.AttentionModel(),
+// compiled once for many windows of one length.
+func attentionOf(p *train.Predictor, c Config, text []byte) ([][][][]float64, error) {
 	ids := make([]int32, len(text))
 	for i, b := range text {
 		ids[i] = int32(b)
 	}
-	out, err := train.Predict(store, c.AttentionModel(), tensors.FromFlatDataAndDimensions(ids, 1, len(text)))
+	out, err := p.Predict(tensors.FromFlatDataAndDimensions(ids, 1, len(text)))
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +121,14 @@ func MeasurePatterns(store *model.Store, c Config, text []byte, windows int) ([]
 			sums[l][h] = make([]acc, len(Patterns))
 		}
 	}
+	pred, err := train.NewPredictor(store, c.AttentionModel())
+	if err != nil {
+		return nil, err
+	}
 	stride := max(seq, (len(text)-seq)/max(1, windows))
 	for w := 0; w < windows && w*stride+seq <= len(text); w++ {
 		win := text[w*stride : w*stride+seq]
-		att, err := Attention(store, c, win)
+		att, err := attentionOf(pred, c, win)
 		if err != nil {
 			return nil, err
 		}
