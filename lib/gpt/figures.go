@@ -155,12 +155,18 @@ func HeadFigure(att [][][][]float64, text []byte, layer, head int, title string)
 		XLabel: "key (attended byte)", YLabel: "query (byte predicting the next)", FixedRange: true, Min: 0, Max: 1}
 }
 
-// BitsFigure is a bar chart of bits per character, one bar per model.
+// BitsFigure is a bar chart of bits per character, one bar per model
+// (each named up to its first parenthesis: "bigram (abs. discount 0.75)"
+// is labelled "bigram").
 //
 // Introduced in lesson 10.
 func BitsFigure(names []string, bits []float64) *viz.Bars {
+	labels := make([]string, len(names))
+	for i, n := range names {
+		labels[i], _, _ = strings.Cut(n, " (")
+	}
 	return &viz.Bars{Title: "bits per character on the held-out files (lower is better)", YLabel: "bits per character",
-		Labels: names, Groups: []viz.BarGroup{{Values: bits}}, Annotate: true}
+		Labels: labels, Groups: []viz.BarGroup{{Values: bits}}, Annotate: true}
 }
 
 // Show returns samples as text for printing, one block per sample.
