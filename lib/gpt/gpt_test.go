@@ -1,0 +1,275 @@
+package gpt
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/corpus"
+	"github.com/attention-in-go/course/lib/random"
+)
+
+var tiny = Config{Vocab: 256, DModel: 16, Heads: 4, Layers: 2, DFF: 32, Context: 12, Positions: Sinusoidal}
+
+// newStore returns a store with the model's variables drawn from seed.
+func newStore(t *testing.T, c Config, seed int64) *model.Store {
+	t.Helper()
+	store := model.NewStore()
+	store.SetParam(model.ParamInitialSeed, seed)
+	// Build once so the variables exist (random, untrained).
+	if _, err := forward(store, c, []int32{1, 2}, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// forward runs Config.Forward on ids [batch, seq] and returns the logits.
+func forward(store *model.Store, c Config, ids []int32, batch, seq int) ([]float32, error) {
+	e, err := model.NewExec(backend.Default(), store, func(scope *model.Scope, in *graph.Node) *graph.Node {
+		l, _ := c.Forward(c.Params(scope, in.Graph()), in)
+		return l
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.Exec(tensors.FromFlatDataAndDimensions(ids, batch, seq))
+	if err != nil {
+		return nil, err
+	}
+	return tensors.MustCopyFlatData[float32](out[0]), nil
+}
+
+// TestStepEqualsForward: the logits of the cached step at every position
+// equal those of the full forward pass on the whole sequence, for every
+// kind of positions.
+func TestStepEqualsForward(t *testing.T) {
+	ids := []int32{'f', 'u', 'n', 'c', ' ', 'f', '(', ')', ' ', '{', '\n', '}', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'}
+	const batch, seq = 2, 12
+	for _, pk := range []Positions{Sinusoidal, Learned, NoPositions} {
+		c := tiny
+		c.Positions = pk
+		store := newStore(t, c, 7)
+		want, err := forward(store, c, ids, batch, seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, err := model.NewExec(backend.Default(), store, c.stepModel())
+		if err != nil {
+			t.Fatal(err)
+		}
+		dk := c.DModel / c.Heads
+		args := make([]any, 2+2*c.Layers)
+		for i := 2; i < len(args); i++ {
+			args[i] = tensors.FromShape(tensorShape(batch, c.Heads, seq, dk))
+		}
+		worst := 0.0
+		for pos := range seq {
+			args[0], args[1] = []int32{ids[pos], ids[seq+pos]}, int32(pos)
+			res, err := step.Exec(args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range res[1:] {
+				args[2+i] = r
+			}
+			got := tensors.MustCopyFlatData[float32](res[0])
+			for b := range batch {
+				for v := range c.Vocab {
+					w := want[(b*seq+pos)*c.Vocab+v]
+					worst = max(worst, math.Abs(float64(got[b*c.Vocab+v]-w)))
+				}
+			}
+		}
+		if worst > 1e-4 {
+			t.Errorf("%s: cached step and full forward differ by up to %g", pk, worst)
+		}
+	}
+}
+
+// TestCausal: changing a later token leaves the logits of earlier
+// positions as they were.
+func TestCausal(t *testing.T) {
+	store := newStore(t, tiny, 3)
+	a := []int32{10, 20, 30, 40, 50, 60}
+	b := slices.Clone(a)
+	b[4] = 99
+	la, err := forward(store, tiny, a, 1, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := forward(store, tiny, b, 1, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 * tiny.Vocab {
+		if la[i] != lb[i] {
+			t.Fatalf("position %d changed when token 4 changed", i/tiny.Vocab)
+		}
+	}
+	if slices.Equal(la[4*tiny.Vocab:], lb[4*tiny.Vocab:]) {
+		t.Error("positions 4 and 5 did not change when token 4 changed")
+	}
+}
+
+// TestGenerateCachedEqualsFull: greedy and sampled generation give the
+// same bytes with and without the KV cache.
+func TestGenerateCachedEqualsFull(t *testing.T) {
+	store := newStore(t, tiny, 11)
+	g, err := NewGenerator(store, tiny, tiny.Context)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Sampler{{}, {Temperature: 1, TopK: 5}} {
+		a, err := g.Generate([]byte("if x"), 8, 3, s, 5, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := g.Generate([]byte("if x"), 8, 3, s, 5, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.Samples {
+			if !slices.Equal(a.Samples[i], b.Samples[i]) {
+				t.Errorf("%v sample %d: cached %q, full %q", s, i, a.Samples[i], b.Samples[i])
+			}
+		}
+		if len(a.PerToken) != 8 || !slices.Equal(a.Positions, []int{4, 5, 6, 7, 8, 9, 10, 11}) {
+			t.Errorf("positions %v, %d times", a.Positions, len(a.PerToken))
+		}
+	}
+	if _, err := g.Generate([]byte("0123456"), 6, 1, Sampler{}, 1, true); err == nil {
+		t.Error("too long: no error")
+	}
+	learned := tiny
+	learned.Positions = Learned
+	if _, err := NewGenerator(store, learned, 13); err == nil {
+		t.Error("learned positions beyond Context: no error")
+	}
+}
+
+// TestSamplerProbs checks each filter against distributions worked out
+// independently.
+func TestSamplerProbs(t *testing.T) {
+	z := []float32{2, 1, 0, 1, -1}
+	soft := func(T float64) []float64 {
+		p := make([]float64, len(z))
+		s := 0.0
+		for i, v := range z {
+			p[i] = math.Exp(float64(v) / T)
+			s += p[i]
+		}
+		for i := range p {
+			p[i] /= s
+		}
+		return p
+	}
+	p1, p05 := soft(1), soft(0.5)
+	top2 := []float64{p1[0] / (p1[0] + p1[1]), p1[1] / (p1[0] + p1[1]), 0, 0, 0} // tie 1 and 3: the first index wins
+	// p1 ≈ [0.52, 0.19, 0.07, 0.19, 0.03]: top-p 0.6 keeps the first two (0.52 < 0.6 ≤ 0.71).
+	for _, tc := range []struct {
+		s    Sampler
+		want []float64
+	}{
+		{Sampler{}, []float64{1, 0, 0, 0, 0}},
+		{Sampler{Temperature: 1}, p1},
+		{Sampler{Temperature: 0.5}, p05},
+		{Sampler{Temperature: 1, TopK: 2}, top2},
+		{Sampler{Temperature: 1, TopP: 0.6}, top2},
+		{Sampler{Temperature: 1, TopP: 0.5}, []float64{1, 0, 0, 0, 0}},
+		{Sampler{Temperature: 1, TopK: 1}, []float64{1, 0, 0, 0, 0}},
+	} {
+		got := tc.s.Probs(z)
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+				t.Errorf("%v: probs %v, want %v", tc.s, got, tc.want)
+				break
+			}
+		}
+	}
+	// Draws follow the probabilities.
+	r := random.New(1)
+	s := Sampler{Temperature: 1}
+	counts := make([]float64, len(z))
+	const n = 20000
+	for range n {
+		counts[s.Pick(z, r)]++
+	}
+	for i := range counts {
+		if math.Abs(counts[i]/n-p1[i]) > 0.01 {
+			t.Errorf("token %d drawn %.3f of the time, want %.3f", i, counts[i]/n, p1[i])
+		}
+	}
+}
+
+// TestParamCount: the formula counts what the model creates.
+func TestParamCount(t *testing.T) {
+	for _, pk := range []Positions{Sinusoidal, Learned} {
+		c := tiny
+		c.Positions = pk
+		store := newStore(t, c, 1)
+		n := 0
+		for v := range store.IterVariables() {
+			if v.Trainable {
+				n += v.Shape().Size()
+			}
+		}
+		if n != c.ParamCount() {
+			t.Errorf("%s: the store holds %d numbers, ParamCount says %d", pk, n, c.ParamCount())
+		}
+	}
+}
+
+// TestTrainLearns trains a tiny GPT briefly on repetitive Go and requires
+// it to beat the add-one unigram, the loss to fall, and the saved model to
+// reload to the same scores.
+func TestTrainLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	var text []byte
+	for i := range 200 {
+		text = append(text, []byte("\tif x > 0 {\n\t\treturn x\n\t}\n")...)
+		text = append(text, byte('a'+i%26), '\n')
+	}
+	s := &corpus.Split{Train: text, Test: text[:800]}
+	e := Experiment{Name: "gpt-test", Model: Config{Vocab: 256, DModel: 16, Heads: 2, Layers: 1, DFF: 32, Context: 16, Positions: Sinusoidal},
+		Stride: 8, Steps: 120, Batch: 16, LearningRate: 0.01, Seed: 1}
+	tr, err := e.Train(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := tr.History; h.FinalLoss() > h.Loss[0]/2 {
+		t.Errorf("loss %.3f → %.3f: not halved", h.Loss[0], h.FinalLoss())
+	}
+	sc, err := Evaluate(tr.Store, e.Model, s.Test, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uni, err := corpus.NewNGram(s.Train, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, base := sc.BitsPerChar(), uni.BitsPerChar(s.Test); got > base-1 {
+		t.Errorf("GPT %.2f bits per char, unigram %.2f: want at least 1 bit better", got, base)
+	}
+	loaded, err := e.LoadOrTrain(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded.Loaded {
+		t.Fatal("LoadOrTrain trained again")
+	}
+	sc2, err := Evaluate(loaded.Store, e.Model, s.Test, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sc.Log2P, sc2.Log2P) {
+		t.Error("the reloaded model scores differently")
+	}
+}
