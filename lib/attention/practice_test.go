@@ -10,6 +10,7 @@ import (
 
 	"github.com/attention-in-go/course/lib/backend"
 	"github.com/attention-in-go/course/lib/random"
+	"github.com/attention-in-go/course/lib/viz"
 )
 
 // scaled returns m with every entry multiplied by s.
@@ -172,5 +173,51 @@ func TestDropoutTrainingOnly(t *testing.T) {
 	// Binomial(4000, 0.25): mean 1000, standard deviation ≈ 27.
 	if dropped < 850 || dropped > 1150 {
 		t.Errorf("training: %d of %d weights dropped, want about %d", dropped, n, int(rate*n))
+	}
+}
+
+// TestMeasureCosts on small lengths: Blocked equals Full, Full's bytes
+// cover its score matrix, and the table and figures build.
+func TestMeasureCosts(t *testing.T) {
+	cs, err := MeasureCosts([]int{32, 64}, 8, 16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.BlockedDiff > 1e-12 {
+			t.Errorf("n = %d: |Blocked − Full| = %g", c.N, c.BlockedDiff)
+		}
+		if c.FullBytes < c.ScoreBytes || c.ScoreBytes != uint64(8*c.N*c.N) {
+			t.Errorf("n = %d: Full allocated %d bytes, its scores alone are %d", c.N, c.FullBytes, c.ScoreBytes)
+		}
+		if !(c.LinearError > 0 && c.LinearError < 2) {
+			t.Errorf("n = %d: linear error %g", c.N, c.LinearError)
+		}
+	}
+	if tab := CostTable(cs); len(tab) == 0 {
+		t.Error("empty table")
+	}
+	if _, err := viz.PNG(MemoryFigure(cs, 16)); err != nil {
+		t.Error(err)
+	}
+	if _, err := viz.PNG(TimeFigure(cs)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestLinearVersusSoftmax: as the queries grow, the softmax's entropy
+// falls and linear attention's error grows; at scale 0 the softmax is
+// uniform (entropy ln n) while linear attention still weighs the keys by
+// Σ_a φ(k_j)_a (φ(0) = 1).
+func TestLinearVersusSoftmax(t *testing.T) {
+	s, err := LinearVersusSoftmax(64, 8, []float64{0, 1, 4}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(s[0].SoftmaxEntropy-math.Log(64)) > 1e-12 || s[0].Error == 0 {
+		t.Errorf("scale 0: %+v, want softmax entropy ln 64 and linear attention different", s[0])
+	}
+	if !(s[1].SoftmaxEntropy > s[2].SoftmaxEntropy && s[1].Error < s[2].Error) {
+		t.Errorf("scale 1 then 4: %+v, %+v: want the entropy to fall and the error to grow", s[1], s[2])
 	}
 }
