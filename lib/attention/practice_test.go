@@ -221,3 +221,61 @@ func TestLinearVersusSoftmax(t *testing.T) {
 		t.Errorf("scale 1 then 4: %+v, %+v: want the entropy to fall and the error to grow", s[1], s[2])
 	}
 }
+
+// TestMultiHeadWithDropout: the builder's dropout changes the output of a
+// training graph and leaves an inference graph's equal to the plain
+// layer's; the returned weights are those before the dropout.
+func TestMultiHeadWithDropout(t *testing.T) {
+	w := NewMultiHeadWeights(8, 1)
+	x := tensors.FromFlatDataAndDimensions(func() []float32 {
+		r := random.New(2)
+		var f []float32
+		for _, row := range r.Normal(6, 8) {
+			for _, a := range row {
+				f = append(f, float32(a))
+			}
+		}
+		return f
+	}(), 1, 6, 8)
+	run := func(training, dropout bool) (out, weights []float32) {
+		store := model.NewStore()
+		store.SetParam(model.ParamInitialSeed, int64(3))
+		exec, err := model.NewExec(backend.Default(), store, func(scope *model.Scope, x *graph.Node) []*graph.Node {
+			scope.Store().SetTraining(x.Graph(), training)
+			b := MultiHead(x, x, x, 2, w.Params(x.Graph()))
+			if dropout {
+				b = b.WithDropout(scope, 0.5)
+			}
+			o, a := b.Done()
+			return []*graph.Node{o, a}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := exec.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tensors.MustCopyFlatData[float32](outs[0]), tensors.MustCopyFlatData[float32](outs[1])
+	}
+	plain, plainW := run(false, false)
+	inference, infW := run(false, true)
+	training, trainW := run(true, true)
+	same := func(a, b []float32) bool {
+		for i := range a {
+			if a[i] != b[i] {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(plain, inference) || !same(plainW, infW) {
+		t.Error("inference with dropout differs from the plain layer")
+	}
+	if same(plain, training) {
+		t.Error("training with dropout 0.5 gives the plain layer's output: no dropout applied")
+	}
+	if !same(plainW, trainW) {
+		t.Error("training: the returned weights changed; want those before the dropout")
+	}
+}

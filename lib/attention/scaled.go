@@ -114,10 +114,12 @@ func (b *ScaledDotProductBuilder) Steps() StepNodes {
 		s.Masked = applyMask(s.Scaled, b.mask)
 	}
 	s.Weights = Softmax(s.Masked, b.temperature)
-	w := s.Weights
-	if b.dropRate != 0 {
-		w = Dropout(b.dropScope, w, b.dropRate)
+	s.Output = graph.MatMul(s.Weights, v) // Shape: [..., seq_q, seq_k] x [..., seq_k, d_v] → [..., seq_q, d_v]
+	if b.dropRate != 0 && b.dropScope != nil && b.dropScope.IsTraining(v.Graph()) {
+		// Attention dropout while training (lesson 11): the values are
+		// averaged by the weights that survive. (The product above is then
+		// unused, and the backend drops it.)
+		s.Output = graph.MatMul(Dropout(b.dropScope, s.Weights, b.dropRate), v)
 	}
-	s.Output = graph.MatMul(w, v) // Shape: [..., seq_q, seq_k] x [..., seq_k, d_v] → [..., seq_q, d_v]
 	return s
 }

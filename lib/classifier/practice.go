@@ -3,9 +3,11 @@ package classifier
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/attention-in-go/course/lib/reviews"
 	"github.com/attention-in-go/course/lib/train"
+	"github.com/attention-in-go/course/lib/viz"
 )
 
 // Entropy is how spread out a trained model's attention is on some
@@ -87,4 +89,125 @@ func (e Experiment) AttentionEntropy(t *train.Trained, k Kind, rs []reviews.Revi
 	}
 	h.Uniform /= float64(rows)
 	return h, nil
+}
+
+// Variant is one trained Transformer of lesson 11 and what it measured on
+// the test reviews.
+//
+// Introduced in lesson 11.
+type Variant struct {
+	Name     string
+	Steps    int
+	Accuracy float64 // on all test reviews
+	Entropy  Entropy // of its attention on the test reviews
+	Trained  *train.Trained
+}
+
+// Measure trains e's Transformer (saved under e.Name) and measures its
+// test accuracy and attention entropy; name labels it in tables.
+//
+// Introduced in lesson 11.
+func (e Experiment) Measure(name string) (Variant, error) {
+	t, err := e.Train(Transformer)
+	if err != nil {
+		return Variant{}, err
+	}
+	s, _, err := e.Data()
+	if err != nil {
+		return Variant{}, err
+	}
+	h, err := e.AttentionEntropy(t, Transformer, s.Test)
+	if err != nil {
+		return Variant{}, err
+	}
+	rs, err := e.Evaluate(Transformer)
+	if err != nil {
+		return Variant{}, err
+	}
+	return Variant{Name: name, Steps: e.Steps, Accuracy: rs[0].Accuracy, Entropy: h, Trained: t}, nil
+}
+
+// VariantTable formats variants, one line each:
+//
+//	variant            steps  test acc.  head 1  head 2  (nats; uniform 1.94)
+func VariantTable(vs []Variant) string {
+	var b strings.Builder
+	if len(vs) == 0 {
+		return ""
+	}
+	fmt.Fprintf(&b, "%-22s %6s %10s", "variant", "steps", "test acc.")
+	for h := range vs[0].Entropy.PerHead {
+		fmt.Fprintf(&b, " %7s", fmt.Sprintf("head %d", h+1))
+	}
+	fmt.Fprintf(&b, "  (entropy in nats; uniform %.2f)\n", vs[0].Entropy.Uniform)
+	for _, v := range vs {
+		fmt.Fprintf(&b, "%-22s %6d %9.1f%%", v.Name, v.Steps, 100*v.Accuracy)
+		for _, x := range v.Entropy.PerHead {
+			fmt.Fprintf(&b, " %7.2f", x)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// EntropyCurve plots each head's entropy against the training steps of
+// variants trained for different numbers of steps, with the uniform
+// entropy for reference.
+//
+// Introduced in lesson 11.
+func EntropyCurve(vs []Variant) *viz.Lines {
+	f := &viz.Lines{Title: "Attention entropy while training (test reviews)", XLabel: "training steps", YLabel: "mean row entropy (nats)", Points: true}
+	if len(vs) == 0 {
+		return f
+	}
+	var x, uniform []float64
+	heads := make([][]float64, len(vs[0].Entropy.PerHead))
+	for _, v := range vs {
+		x = append(x, float64(v.Steps))
+		uniform = append(uniform, v.Entropy.Uniform)
+		for h, e := range v.Entropy.PerHead {
+			heads[h] = append(heads[h], e)
+		}
+	}
+	for h, y := range heads {
+		f.Series = append(f.Series, viz.Series{Name: fmt.Sprintf("head %d", h+1), X: x, Y: y})
+	}
+	f.Series = append(f.Series, viz.Series{Name: "uniform: ln(words)", X: x, Y: uniform, Dashed: true})
+	return f
+}
+
+// EntropyBars draws each variant's head entropies as grouped bars.
+//
+// Introduced in lesson 11.
+func EntropyBars(vs []Variant) *viz.Bars {
+	b := &viz.Bars{Title: "Attention entropy of the trained models (test reviews)", YLabel: "mean row entropy (nats)", Annotate: true, Format: "%.2f"}
+	if len(vs) == 0 {
+		return b
+	}
+	for h := range vs[0].Entropy.PerHead {
+		b.Groups = append(b.Groups, viz.BarGroup{Name: fmt.Sprintf("head %d", h+1)})
+	}
+	for _, v := range vs {
+		b.Labels = append(b.Labels, v.Name)
+		for h, e := range v.Entropy.PerHead {
+			b.Groups[h].Values = append(b.Groups[h].Values, e)
+		}
+	}
+	return b
+}
+
+// SameStart reports whether the shorter training's losses are the first
+// steps of the longer's, exactly: the two runs followed one trajectory.
+//
+// Introduced in lesson 11.
+func SameStart(short, long *train.History) bool {
+	if len(short.Loss) > len(long.Loss) {
+		return false
+	}
+	for i, l := range short.Loss {
+		if l != long.Loss[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -101,7 +101,7 @@ func Table(cases []Case, sweep map[string][]Point) string {
 				fmt.Fprintf(&b, " %19.0f%% NaN", 100*q.Broken)
 				continue
 			}
-			fmt.Fprintf(&b, " %26.1e", q.MaxError)
+			fmt.Fprintf(&b, " %26s", twoDigits(q.MaxError))
 		}
 		b.WriteString("\n")
 	}
@@ -129,4 +129,14 @@ func Figure(cases []Case, sweep map[string][]Point) *viz.Lines {
 		}
 	}
 	return f
+}
+
+// twoDigits writes x > 0 with two significant digits and no exponent:
+// 0.0061, 0.19, 0.00000010.
+func twoDigits(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	d := max(0, 1-int(math.Floor(math.Log10(x))))
+	return fmt.Sprintf("%.*f", d, x)
 }
