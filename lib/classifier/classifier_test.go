@@ -156,4 +156,15 @@ func TestAttentionEntropy(t *testing.T) {
 	if c := got.Collapse(); !(c > 0 && c <= 1) {
 		t.Errorf("Collapse() = %v, want in (0, 1]", c)
 	}
+	v, err := e.Reload("reloaded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := e.AttentionEntropy(tr, Transformer, s.Test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Steps != 20 || v.Name != "reloaded" || math.Abs(v.Entropy.PerHead[0]-full.PerHead[0]) > 1e-6 {
+		t.Errorf("Reload: %d steps, %q, entropy %v; want 20, \"reloaded\", %v", v.Steps, v.Name, v.Entropy, full)
+	}
 }

@@ -112,6 +112,11 @@ func (e Experiment) Measure(name string) (Variant, error) {
 	if err != nil {
 		return Variant{}, err
 	}
+	return e.measure(name, t)
+}
+
+// measure measures the trained model t of e on the test reviews.
+func (e Experiment) measure(name string, t *train.Trained) (Variant, error) {
 	s, _, err := e.Data()
 	if err != nil {
 		return Variant{}, err
@@ -124,7 +129,20 @@ func (e Experiment) Measure(name string) (Variant, error) {
 	if err != nil {
 		return Variant{}, err
 	}
-	return Variant{Name: name, Steps: e.Steps, Accuracy: rs[0].Accuracy, Entropy: h, Trained: t}, nil
+	return Variant{Name: name, Steps: t.History.Steps, Accuracy: rs[0].Accuracy, Entropy: h, Trained: t}, nil
+}
+
+// Reload loads e's Transformer saved by [Experiment.Measure] and measures
+// it again, without training: what a later cell calls, since every
+// notebook cell runs as a new program.
+//
+// Introduced in lesson 11.
+func (e Experiment) Reload(name string) (Variant, error) {
+	t, err := train.Load(e.Name(Transformer))
+	if err != nil {
+		return Variant{}, err
+	}
+	return e.measure(name, t)
 }
 
 // VariantTable formats variants, one line each:
