@@ -164,6 +164,13 @@ func TestAttentionEntropy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ev, err := e.Evaluate(Transformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Accuracy != ev[0].Accuracy {
+		t.Errorf("Reload: accuracy %v, Evaluate %v", v.Accuracy, ev[0].Accuracy)
+	}
 	if v.Steps != 20 || v.Name != "reloaded" || math.Abs(v.Entropy.PerHead[0]-full.PerHead[0]) > 1e-6 {
 		t.Errorf("Reload: %d steps, %q, entropy %v; want 20, \"reloaded\", %v", v.Steps, v.Name, v.Entropy, full)
 	}

@@ -68,12 +68,18 @@ func (e Experiment) AttentionEntropy(t *train.Trained, k Kind, rs []reviews.Revi
 	if w == nil {
 		return Entropy{}, fmt.Errorf("classifier.AttentionEntropy: the %s model has no attention", k)
 	}
-	h := Entropy{PerHead: make([]float64, e.Heads)}
+	return entropyOf(e.Heads, rs, w), nil
+}
+
+// entropyOf averages the row entropies of weights [review][head][query][key]
+// over the words of rs, head by head.
+func entropyOf(heads int, rs []reviews.Review, w [][][][]float64) Entropy {
+	h := Entropy{PerHead: make([]float64, heads)}
 	rows := 0
 	for i, r := range rs {
 		n := len(r.Words)
 		for q := range n {
-			for hh := range e.Heads {
+			for hh := range heads {
 				for _, x := range w[i][hh][q] {
 					if x > 0 {
 						h.PerHead[hh] -= x * math.Log(x)
@@ -88,7 +94,7 @@ func (e Experiment) AttentionEntropy(t *train.Trained, k Kind, rs []reviews.Revi
 		h.PerHead[hh] /= float64(rows)
 	}
 	h.Uniform /= float64(rows)
-	return h, nil
+	return h
 }
 
 // Variant is one trained Transformer of lesson 11 and what it measured on
@@ -121,15 +127,18 @@ func (e Experiment) measure(name string, t *train.Trained) (Variant, error) {
 	if err != nil {
 		return Variant{}, err
 	}
-	h, err := e.AttentionEntropy(t, Transformer, s.Test)
+	p, w, err := e.Predict(t, Transformer, s.Test) // one pass for both measures
 	if err != nil {
 		return Variant{}, err
 	}
-	rs, err := e.Evaluate(Transformer)
-	if err != nil {
-		return Variant{}, err
+	right := 0
+	for i, r := range s.Test {
+		if (p[i] >= 0.5) == (r.Label == 1) {
+			right++
+		}
 	}
-	return Variant{Name: name, Steps: t.History.Steps, Accuracy: rs[0].Accuracy, Entropy: h, Trained: t}, nil
+	return Variant{Name: name, Steps: t.History.Steps, Accuracy: float64(right) / float64(len(s.Test)),
+		Entropy: entropyOf(e.Heads, s.Test, w), Trained: t}, nil
 }
 
 // Reload loads e's Transformer saved by [Experiment.Measure] and measures
