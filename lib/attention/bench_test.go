@@ -48,3 +48,40 @@ func BenchmarkScaledDotProduct(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFullBlockedLinear runs lesson 11's float64 attentions on
+// self-attention inputs of width 32: Full (the n² scores kept), Blocked
+// (64×64 blocks, online softmax) and Linear (φ = elu + 1), reporting the
+// MiB each allocates per call and, for the two exact ones, GFLOP/s of
+// their 4·n²·d multiply-adds.
+func BenchmarkFullBlockedLinear(b *testing.B) {
+	const d = 32
+	for _, n := range []int{256, 1024} {
+		r := random.New(1)
+		q, k, v := r.Normal(n, d), r.Normal(n, d), r.Normal(n, d)
+		for _, m := range []struct {
+			name  string
+			f     func() ([][]float64, error)
+			exact bool
+		}{
+			{"full", func() ([][]float64, error) { return Full(q, k, v) }, true},
+			{"blocked", func() ([][]float64, error) { return Blocked(q, k, v, 64) }, true},
+			{"linear", func() ([][]float64, error) { return Linear(q, k, v) }, false},
+		} {
+			b.Run(fmt.Sprintf("%s,n=%d,d=%d", m.name, n, d), func(b *testing.B) {
+				var bytes uint64
+				for b.Loop() {
+					bytes = AllocatedBytes(func() {
+						if _, err := m.f(); err != nil {
+							b.Fatal(err)
+						}
+					})
+				}
+				b.ReportMetric(float64(bytes)/(1<<20), "MiB/op")
+				if m.exact {
+					b.ReportMetric(float64(b.N)*4*float64(n*n*d)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				}
+			})
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/attention-in-go/course/lib/internal/eager"
@@ -33,6 +34,11 @@ type MultiHeadBuilder struct {
 	heads   int
 	p       MultiHeadParams
 	mask    *graph.Node
+
+	temperature float64 // 0 means 1
+	noScale     bool
+	dropScope   *model.Scope
+	dropRate    float64
 }
 
 // MultiHead starts building multi-head attention (Vaswani et al., "Attention
@@ -64,6 +70,28 @@ func MultiHead(q, k, v *graph.Node, heads int, p MultiHeadParams) *MultiHeadBuil
 // [batch, heads, seq_q, seq_k].
 func (b *MultiHeadBuilder) WithMask(mask *graph.Node) *MultiHeadBuilder {
 	b.mask = mask
+	return b
+}
+
+// WithTemperature divides every head's scaled scores by T > 0 before the
+// softmax, as [ScaledDotProductBuilder.WithTemperature]: T > 1 spreads the
+// attention, T < 1 sharpens it.
+func (b *MultiHeadBuilder) WithTemperature(t float64) *MultiHeadBuilder {
+	b.temperature = t
+	return b
+}
+
+// WithoutScale drops the 1/√d_k factor of every head, to measure what it
+// does (lesson 11); no model should.
+func (b *MultiHeadBuilder) WithoutScale() *MultiHeadBuilder {
+	b.noScale = true
+	return b
+}
+
+// WithDropout applies [Dropout] at rate to every head's weights in the
+// training graphs of scope; inference is unchanged.
+func (b *MultiHeadBuilder) WithDropout(scope *model.Scope, rate float64) *MultiHeadBuilder {
+	b.dropScope, b.dropRate = scope, rate
 	return b
 }
 
@@ -112,6 +140,15 @@ func (b *MultiHeadBuilder) Steps() MultiHeadSteps {
 			mask = graph.InsertAxes(mask, 1) // Shape: [batch, 1, seq_q|1, seq_k]: the same for every head
 		}
 		sdp = sdp.WithMask(mask)
+	}
+	if b.temperature != 0 {
+		sdp = sdp.WithTemperature(b.temperature)
+	}
+	if b.noScale {
+		sdp = sdp.WithoutScale()
+	}
+	if b.dropRate != 0 {
+		sdp = sdp.WithDropout(b.dropScope, b.dropRate)
 	}
 	s.Heads, s.Weights = sdp.Done() // Shape: [batch, heads, seq_q, d_k], [batch, heads, seq_q, seq_k]
 	s.Concat = mergeHeads(s.Heads)  // Shape: [batch, seq_q, d_model]

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 )
 
@@ -15,6 +16,8 @@ type ScaledDotProductBuilder struct {
 	mask        *graph.Node
 	temperature float64
 	noScale     bool
+	dropScope   *model.Scope
+	dropRate    float64
 }
 
 // ScaledDotProduct starts building the attention of Vaswani et al., "Attention
@@ -61,6 +64,14 @@ func (b *ScaledDotProductBuilder) WithoutScale() *ScaledDotProductBuilder {
 	return b
 }
 
+// WithDropout applies [Dropout] at rate to the weights before they
+// average the values, in training graphs of scope only. The weights that
+// Done and Steps return are those before the dropout.
+func (b *ScaledDotProductBuilder) WithDropout(scope *model.Scope, rate float64) *ScaledDotProductBuilder {
+	b.dropScope, b.dropRate = scope, rate
+	return b
+}
+
 // Done builds the attention and returns its output and weights.
 func (b *ScaledDotProductBuilder) Done() (output, weights *graph.Node) {
 	s := b.Steps()
@@ -73,7 +84,7 @@ type StepNodes struct {
 	Scaled  *graph.Node // Scores / √d_k                 [..., seq_q, seq_k]
 	Masked  *graph.Node // Scaled with masked = -1e9     [..., seq_q, seq_k]
 	Weights *graph.Node // softmax over the keys          [..., seq_q, seq_k]
-	Output  *graph.Node // Weights·V                      [..., seq_q, d_v]
+	Output  *graph.Node // Weights·V (after any dropout)  [..., seq_q, d_v]
 }
 
 // Steps builds the attention and returns all of its intermediate values.
@@ -104,5 +115,11 @@ func (b *ScaledDotProductBuilder) Steps() StepNodes {
 	}
 	s.Weights = Softmax(s.Masked, b.temperature)
 	s.Output = graph.MatMul(s.Weights, v) // Shape: [..., seq_q, seq_k] x [..., seq_k, d_v] → [..., seq_q, d_v]
+	if b.dropRate != 0 && b.dropScope != nil && b.dropScope.IsTraining(v.Graph()) {
+		// Attention dropout while training (lesson 11): the values are
+		// averaged by the weights that survive. (The product above is then
+		// unused, and the backend drops it.)
+		s.Output = graph.MatMul(Dropout(b.dropScope, s.Weights, b.dropRate), v)
+	}
 	return s
 }

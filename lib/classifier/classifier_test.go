@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -79,5 +80,98 @@ func TestLesson8Claims(t *testing.T) {
 		if r.Kind == NoPositions && r.Accuracy > 0.7 {
 			t.Errorf("the Transformer without positions reached %.1f%%: above what order-blind models can (about 64%%)\n%s", 100*r.Accuracy, Table(rs))
 		}
+	}
+}
+
+// TestLesson11VariantsKeepLesson8 checks that lesson 8's experiment keeps
+// its checkpoint names and plain attention, and that a Tag renames.
+func TestLesson11VariantsKeepLesson8(t *testing.T) {
+	if got := Lesson8.Name(Transformer); got != "lesson08-transformer" {
+		t.Errorf("Lesson8.Name = %q, want lesson08-transformer", got)
+	}
+	c := Lesson8.Config(Transformer)
+	if c.Temperature != 0 || c.NoScale || c.AttnDropout != 0 {
+		t.Errorf("Lesson8's config has lesson 11's options set: %+v", c)
+	}
+	e := Lesson8
+	e.Tag = "lesson11-x"
+	if got := e.Name(Transformer); got != "lesson11-x-transformer" {
+		t.Errorf("tagged Name = %q, want lesson11-x-transformer", got)
+	}
+}
+
+// TestAttentionEntropy trains a few steps and compares the per-head
+// entropy with attention.AnalyzePattern's, computed from the predicted
+// weights of each review cut to its words.
+func TestAttentionEntropy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model briefly")
+	}
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	e := Lesson8
+	e.Steps, e.Tag, e.AttnDropout = 20, "entropy-test", 0.1
+	tr, err := e.Train(Transformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := e.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := s.Test[:50]
+	got, err := e.AttentionEntropy(tr, Transformer, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, w, err := e.Predict(tr, Transformer, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, e.Heads)
+	uniform, rows := 0.0, 0
+	for i, r := range rs {
+		n := len(r.Words)
+		for h := range e.Heads {
+			cut := make([][]float64, n)
+			for q := range n {
+				cut[q] = w[i][h][q][:n]
+			}
+			p, err := attention.AnalyzePattern(cut, 0.1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[h] += p.MeanEntropy * float64(n)
+		}
+		uniform += float64(n) * math.Log(float64(n))
+		rows += n
+	}
+	for h := range want {
+		if math.Abs(got.PerHead[h]-want[h]/float64(rows)) > 1e-9 {
+			t.Errorf("head %d: entropy %.6f, AnalyzePattern gives %.6f", h+1, got.PerHead[h], want[h]/float64(rows))
+		}
+	}
+	if math.Abs(got.Uniform-uniform/float64(rows)) > 1e-12 {
+		t.Errorf("uniform %.6f, want %.6f", got.Uniform, uniform/float64(rows))
+	}
+	if c := got.Collapse(); !(c > 0 && c <= 1) {
+		t.Errorf("Collapse() = %v, want in (0, 1]", c)
+	}
+	v, err := e.Reload("reloaded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := e.AttentionEntropy(tr, Transformer, s.Test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := e.Evaluate(Transformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Accuracy != ev[0].Accuracy {
+		t.Errorf("Reload: accuracy %v, Evaluate %v", v.Accuracy, ev[0].Accuracy)
+	}
+	if v.Steps != 20 || v.Name != "reloaded" || math.Abs(v.Entropy.PerHead[0]-full.PerHead[0]) > 1e-6 {
+		t.Errorf("Reload: %d steps, %q, entropy %v; want 20, \"reloaded\", %v", v.Steps, v.Name, v.Entropy, full)
 	}
 }

@@ -25,6 +25,16 @@ type Experiment struct {
 	Heads, DFF   int     // Transformer
 	Hidden       int     // LSTM
 	Pool         Pooling // Transformer kinds; "" is PoolMean
+
+	// Lesson 11's variants of the Transformer's attention and loss; zero
+	// is lesson 8's model. See [Config] for the first three.
+	Temperature    float64
+	NoScale        bool
+	AttnDropout    float64
+	LabelSmoothing float64 // ε of train.SmoothedCrossEntropy
+	// Tag, when set, names the checkpoints Tag-kind instead of
+	// lesson08-kind, so that variants do not overwrite lesson 8's models.
+	Tag string
 }
 
 // WithPool returns the experiment with the Transformer kinds pooling by p.
@@ -48,11 +58,15 @@ func (e Experiment) Data() (reviews.Set, *reviews.Vocab, error) {
 
 // Config returns the model of kind k.
 func (e Experiment) Config(k Kind) Config {
-	return Config{Kind: k, Vocab: len(reviews.NewVocab().Words), DModel: e.DModel, Heads: e.Heads, DFF: e.DFF, Hidden: e.Hidden, Pool: e.Pool}
+	return Config{Kind: k, Vocab: len(reviews.NewVocab().Words), DModel: e.DModel, Heads: e.Heads, DFF: e.DFF, Hidden: e.Hidden, Pool: e.Pool,
+		Temperature: e.Temperature, NoScale: e.NoScale, AttnDropout: e.AttnDropout}
 }
 
 // Name is the checkpoint name of model k.
 func (e Experiment) Name(k Kind) string {
+	if e.Tag != "" {
+		return e.Tag + "-" + string(k)
+	}
 	if e.Pool != "" && e.Pool != PoolMean && (k == Transformer || k == NoPositions) {
 		return "lesson08-" + string(k) + "-" + string(e.Pool)
 	}
@@ -61,6 +75,9 @@ func (e Experiment) Name(k Kind) string {
 
 // label names model k in progress lines and figures.
 func (e Experiment) label(k Kind) string {
+	if e.Tag != "" {
+		return e.Tag
+	}
 	if e.Pool != "" && e.Pool != PoolMean && (k == Transformer || k == NoPositions) {
 		return string(k) + " (" + string(e.Pool) + " pooling)"
 	}
@@ -87,8 +104,12 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 	if err != nil {
 		return nil, err
 	}
+	loss := train.CrossEntropy
+	if e.LabelSmoothing != 0 {
+		loss = train.SmoothedCrossEntropy(e.LabelSmoothing)
+	}
 	return train.Fit(train.Config{Name: e.Name(k), Label: e.label(k), Steps: e.Steps, BatchSize: e.Batch,
-		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), train.CrossEntropy, d)
+		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), loss, d)
 }
 
 // Predict returns the positive-class probability and the attention

@@ -54,6 +54,14 @@ type Config struct {
 	// largest value of each dimension over the words, PoolCLS prepends a
 	// learned [CLS] vector (as BERT) and keeps its output.
 	Pool Pooling
+
+	// The attention's options of lesson 11 (Transformer kinds); their
+	// zero values are lesson 8's model. Temperature divides the scaled
+	// scores (0 means 1), NoScale drops 1/√d_k, AttnDropout is the rate
+	// of [attention.Dropout] on the weights while training.
+	Temperature float64
+	NoScale     bool
+	AttnDropout float64
 }
 
 // Pooling is how a Transformer classifier summarises its sequence.
@@ -128,7 +136,19 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 				W2: matrix(f, "w2", c.DFF, d), B2: vector(f, "b2", d, false)},
 			Norm2: transformer.LayerNormParams{Gamma: vector(n2, "gamma", d, true), Beta: vector(n2, "beta", d, false)},
 		}
-		x, weights = transformer.EncoderLayer(x, c.Heads, p).WithMask(mask).Done()
+		layer := transformer.EncoderLayer(x, c.Heads, p).WithMask(mask)
+		if c.Temperature != 0 || c.NoScale || c.AttnDropout != 0 {
+			layer = layer.WithAttention(func(a *attention.MultiHeadBuilder) *attention.MultiHeadBuilder {
+				if c.Temperature != 0 {
+					a = a.WithTemperature(c.Temperature)
+				}
+				if c.NoScale {
+					a = a.WithoutScale()
+				}
+				return a.WithDropout(scope, c.AttnDropout)
+			})
+		}
+		x, weights = layer.Done()
 		switch c.Pool {
 		case PoolCLS:
 			x = transformer.Pool(x, transformer.PoolCLS) // Shape: [batch, d_model], the [CLS] position

@@ -32,6 +32,8 @@ type EncoderLayerBuilder struct {
 	heads int
 	p     EncoderLayerParams
 	mask  *graph.Node
+	// configure, when set, adjusts the self-attention (lesson 11).
+	configure func(*attention.MultiHeadBuilder) *attention.MultiHeadBuilder
 }
 
 // EncoderLayer starts building one layer of the Transformer encoder
@@ -62,6 +64,17 @@ func (b *EncoderLayerBuilder) WithMask(mask *graph.Node) *EncoderLayerBuilder {
 	return b
 }
 
+// WithAttention lets configure set options of the layer's self-attention
+// (temperature, no scale, dropout on the weights), for example
+//
+//	layer.WithAttention(func(a *attention.MultiHeadBuilder) *attention.MultiHeadBuilder {
+//		return a.WithDropout(scope, 0.1)
+//	})
+func (b *EncoderLayerBuilder) WithAttention(configure func(*attention.MultiHeadBuilder) *attention.MultiHeadBuilder) *EncoderLayerBuilder {
+	b.configure = configure
+	return b
+}
+
 // Done builds the layer and returns its output [batch, seq, d_model] and
 // the attention weights [batch, heads, seq, seq].
 func (b *EncoderLayerBuilder) Done() (output, weights *graph.Node) {
@@ -88,6 +101,9 @@ func (b *EncoderLayerBuilder) Steps() EncoderLayerSteps {
 	mh := attention.MultiHead(b.x, b.x, b.x, b.heads, b.p.Attention)
 	if b.mask != nil {
 		mh = mh.WithMask(b.mask)
+	}
+	if b.configure != nil {
+		mh = b.configure(mh)
 	}
 	s.Attention, s.Weights = mh.Done()             // Shape: [batch, seq, d_model], [batch, heads, seq, seq]
 	s.Norm1 = AddNorm(b.x, s.Attention, b.p.Norm1) // Shape: [batch, seq, d_model]
