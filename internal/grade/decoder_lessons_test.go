@@ -30,8 +30,13 @@ func TestDecoderLessonsDenied(t *testing.T) {
 		{"teacher-forcing", "lib/dates.ToArrays", "lib/dates"},
 		{"teacher-forcing", "lib/attention.LookAhead", ""},
 		{"lm-targets", "lib/train.Ints", "lib/train"},
+		{"lm-targets", "lib/corpus.Windows", "lib/corpus.Windows"},
+		{"lm-targets", "lib/corpus.BitsPerChar", ""},
 		{"sample", "lib/attention.SoftmaxOf", "lib/attention.SoftmaxOf"},
 		{"sample", "lib/attention.Explain", ""},
+		{"sample", "lib/gpt.Sampler.Pick", "lib/gpt.Sampler"},
+		{"sample", "lib/gpt.Sampler.Probs", "lib/gpt.Sampler"},
+		{"kv-cache", "lib/gpt.Config.Step", "lib/gpt"},
 		{"kv-cache", "lib/attention.Explain", "lib/attention"},
 	}
 	for _, tc := range tests {

@@ -80,8 +80,9 @@ var lmSpec = Register(&Exercise[func(seq []int, pad int) (inputs, targets []int,
 			{"2 tokens", TokensIn{Tokens: tokens(r, 2, 0), Pad: 0}},
 		}
 	},
-	// lib/train's datasets and the GPT's batches are built by the library.
-	Deny:    []string{"lib/train"},
+	// lib/corpus cuts lesson 10's text into windows and their shifted
+	// targets; lib/train's datasets hold the batches.
+	Deny:    []string{"lib/train", "lib/corpus.Windows"},
 	Compare: compareLM,
 	Hints: []Hint[TokensIn, LMOut]{
 		{Name: "not-shifted", Message: "the target of position t is the next token, seq[t+1]: inputs are seq[:n−1] and targets seq[1:]",
@@ -153,9 +154,9 @@ var sampleSpec = Register(&Exercise[func(logits []float64, temperature float64, 
 			{"T = 0: greedy", SampleIn{Logits: l, Temperature: 0, TopK: intIn(r, 0, 3), U: r.Float64()}},
 		}
 	},
-	// The GPT's sampling in the library (filled in when lesson 10's
-	// package lands) and lib/random's draws are the exercise.
-	Deny:    []string{"lib/attention.SoftmaxOf"},
+	// lesson 10's sampler (gpt.Sampler's Probs and Pick) is the
+	// exercise, and attention.SoftmaxOf its softmax.
+	Deny:    []string{"lib/attention.SoftmaxOf", "lib/gpt.Sampler"},
 	Compare: compareID,
 	Hints: []Hint[SampleIn, int]{
 		{Name: "temperature-times", Message: "divide the logits by the temperature (softmax(logits/T)): a low T sharpens the distribution, a high T flattens it",
@@ -231,7 +232,8 @@ var cacheSpec = Register(&Exercise[cacheFunc, CacheIn, CacheOut]{
 			{"one cached position", cacheIn(r, 1, intIn(r, 2, 6), intIn(r, 1, 4))},
 		}
 	},
-	Deny:    []string{"lib/attention"},
+	// lib/gpt's cached step and generator are the graph version.
+	Deny:    []string{"lib/attention", "lib/gpt"},
 	Compare: compareCache,
 	Hints: []Hint[CacheIn, CacheOut]{
 		{Name: "attend-before-append", Message: "append the new key and value first: the new token attends to itself too, as row t of full causal attention does",

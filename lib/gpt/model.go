@@ -34,17 +34,6 @@ import (
 	"github.com/attention-in-go/course/lib/transformer"
 )
 
-// SequentialBackend is the GOMLX_BACKEND setting lesson 10 runs with: the
-// pure-Go backend executing one op of a graph at a time, each op still
-// using every core. With ops in parallel (the default), GoMLX's compute
-// v0.1.6 deadlocks when as many large matrix products (more than 4·2²⁰
-// multiply-adds, as the GPT's training step has) start at once as its
-// worker pool has slots (2 × GOMAXPROCS): each waits, in
-// workerspool.Saturate, for a worker that none of them will free.
-//
-// Introduced in lesson 10.
-const SequentialBackend = "go:ops_sequential"
-
 // Positions is how the model knows where a token is.
 //
 // Introduced in lesson 10.
