@@ -30,7 +30,7 @@ type Experiment struct {
 // Introduced in lesson 10.
 var Lesson10 = Experiment{Name: "lesson10-gpt",
 	Model:  Config{Vocab: 256, DModel: 64, Heads: 4, Layers: 2, DFF: 128, Context: 64, Positions: Sinusoidal},
-	Stride: 32, Steps: 800, Batch: 16, LearningRate: 0.003, Seed: 10}
+	Stride: 32, Steps: 550, Batch: 16, LearningRate: 0.005, Seed: 10}
 
 // Dataset returns the training windows of text for lib/train.
 func (e Experiment) Dataset(text []byte) *train.Dataset {
