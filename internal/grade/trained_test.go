@@ -33,11 +33,8 @@ func denyLists(t *testing.T, sources ...string) map[string][]string {
 // lib/dates, the poolings of lib/classifier and lib/transformer), and not
 // the packages another exercise of the lesson denies.
 func TestTrainedLessonsDenied(t *testing.T) {
-	deny := denyLists(t, "lessons/exercises/06-the-bottleneck.md", "lessons/exercises/07-trained-alignments.md",
-		"lessons/exercises/08-transformer-classifier.md")
-	tests := []struct {
-		exercise, sym, want string
-	}{
+	expectDenied(t, []string{"lessons/exercises/06-the-bottleneck.md", "lessons/exercises/07-trained-alignments.md",
+		"lessons/exercises/08-transformer-classifier.md"}, []denyCase{
 		{"gru-step", "lib/rnn.GRUStep", "lib/rnn"},
 		{"gru-step", "lib/rnn.GRUCell", "lib/rnn"},
 		{"gru-encode", "lib/rnn.GRULayer", "lib/rnn"},
@@ -54,7 +51,20 @@ func TestTrainedLessonsDenied(t *testing.T) {
 		{"masked-max", "lib/classifier.MaskedMax", "lib/classifier"},
 		{"cls-pool", "lib/transformer.Pool", "lib/transformer"},
 		{"cls-pool", "lib/attention.PaddingMask", ""},
-	}
+	})
+}
+
+// denyCase is one row of a deny-list table: an exercise whose program
+// links sym is flagged as using want ("" for not flagged).
+type denyCase struct {
+	exercise, sym, want string
+}
+
+// expectDenied checks each row against the deny lists of the
+// assignments' exercises.
+func expectDenied(t *testing.T, sources []string, tests []denyCase) {
+	t.Helper()
+	deny := denyLists(t, sources...)
 	for _, tc := range tests {
 		d, ok := deny[tc.exercise]
 		if !ok {
@@ -66,11 +76,12 @@ func TestTrainedLessonsDenied(t *testing.T) {
 	}
 }
 
-// TestTrainedLessonsLibraryCalls grades submissions of exercises 7 and 8
-// that call the library through the sandbox: a field mass taken from
-// dates.Aligned and a max pooling taken from transformer.PoolOf are
-// flagged (0 points), while the honest exercises beside them keep theirs.
-func TestTrainedLessonsLibraryCalls(t *testing.T) {
+// gradeCheat grades, through the sandbox, the solution notebook of the
+// assignment slug with one exercise's function replaced by body (and
+// imports added), and returns the gradebook's rows by learner/exercise.
+// It skips when the sandbox cannot run or the tests are short.
+func gradeCheat(t *testing.T, slug, exercise, imports, body string) map[string][]string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds programs that link GoMLX")
 	}
@@ -78,6 +89,41 @@ func TestTrainedLessonsLibraryCalls(t *testing.T) {
 		t.Skip(err)
 	}
 	root := courseRoot(t)
+	dir := t.TempDir()
+	data := edit(t, root, "solutions/"+slug+".ipynb", then(withCells(imports), replaceExercise(exercise, body)))
+	if err := os.WriteFile(filepath.Join(dir, "cheat.ipynb"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := LoadAssignment(root, "lessons/exercises/"+slug+".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Grade(context.Background(), dir, a, Options{Root: root, Module: module, Out: filepath.Join(dir, "graded"),
+		Jobs: 2, Timeout: 2 * time.Minute, Memory: 4 << 30, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	return gradebookRows(t, filepath.Join(dir, "graded", "gradebook.csv"))
+}
+
+// expectFlagged requires rows to give exercise 0 points, flagged for
+// using pkg, and each honest exercise its full points.
+func expectFlagged(t *testing.T, rows map[string][]string, exercise, pkg string, honest map[string]string) {
+	t.Helper()
+	if r := rows["cheat/"+exercise]; r == nil || r[2] != "0" || !strings.HasPrefix(r[4], "flagged: uses "+pkg) {
+		t.Errorf("%s: %v; want 0 points, flagged: uses %s", exercise, r, pkg)
+	}
+	for ex, points := range honest {
+		if r := rows["cheat/"+ex]; r == nil || r[2] != points {
+			t.Errorf("%s: %v; want %s points", ex, r, points)
+		}
+	}
+}
+
+// TestTrainedLessonsLibraryCalls grades submissions of exercises 7 and 8
+// that call the library through the sandbox: a field mass taken from
+// dates.Aligned and a max pooling taken from transformer.PoolOf are
+// flagged (0 points), while the honest exercises beside them keep theirs.
+func TestTrainedLessonsLibraryCalls(t *testing.T) {
 	for _, tc := range []struct {
 		slug, exercise, imports, body, other, otherPoints string
 	}{
@@ -95,26 +141,8 @@ func TestTrainedLessonsLibraryCalls(t *testing.T) {
 			"masked-mean", "2"},
 	} {
 		t.Run(tc.slug, func(t *testing.T) {
-			dir := t.TempDir()
-			data := edit(t, root, "solutions/"+tc.slug+".ipynb", then(withCells(tc.imports), replaceExercise(tc.exercise, tc.body)))
-			if err := os.WriteFile(filepath.Join(dir, "cheat.ipynb"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			a, err := LoadAssignment(root, "lessons/exercises/"+tc.slug+".md")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Grade(context.Background(), dir, a, Options{Root: root, Module: module, Out: filepath.Join(dir, "graded"),
-				Jobs: 2, Timeout: 2 * time.Minute, Memory: 4 << 30, Seed: 5}); err != nil {
-				t.Fatal(err)
-			}
-			rows := gradebookRows(t, filepath.Join(dir, "graded", "gradebook.csv"))
-			if r := rows["cheat/"+tc.exercise]; r == nil || r[2] != "0" || !strings.HasPrefix(r[4], "flagged: uses "+deniedPkg(tc.imports)) {
-				t.Errorf("%s: %v; want 0 points, flagged", tc.exercise, r)
-			}
-			if r := rows["cheat/"+tc.other]; r == nil || r[2] != tc.otherPoints {
-				t.Errorf("%s: %v; want %s points", tc.other, r, tc.otherPoints)
-			}
+			rows := gradeCheat(t, tc.slug, tc.exercise, tc.imports, tc.body)
+			expectFlagged(t, rows, tc.exercise, deniedPkg(tc.imports), map[string]string{tc.other: tc.otherPoints})
 		})
 	}
 }

@@ -178,6 +178,12 @@ func (p ParamCounts) String() string {
 		{fmt.Sprintf("%d encoder layers", c.Layers), fmt.Sprintf("N·layer = %d·%s", c.Layers, Thousands(p.Layer)), Thousands(p.Layers)},
 		{"total", "embedding + layers", Thousands(p.Total)},
 	}
+	return countTable(rows, len(rows)-1)
+}
+
+// countTable lays out rows of (part, formula, count), the counts
+// right-aligned, with a rule above row ruleAt (the total).
+func countTable(rows [][3]string, ruleAt int) string {
 	var w [3]int
 	for _, r := range rows {
 		for j, s := range r {
@@ -186,7 +192,7 @@ func (p ParamCounts) String() string {
 	}
 	var b strings.Builder
 	for i, r := range rows {
-		if i == len(rows)-1 {
+		if i == ruleAt {
 			b.WriteString(strings.Repeat("─", w[0]+w[1]+w[2]+4) + "\n")
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", pad(r[0], w[0], false), pad(r[1], w[1], false), pad(r[2], w[2], true))

@@ -3,7 +3,6 @@ package transformer
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -379,20 +378,7 @@ func (c EncoderDecoderCounts) String() string {
 		{"total", "", Thousands(c.Total)},
 		{"(untied: 3 matrices + output bias)", "total + 2·vocab·d + vocab", Thousands(c.Untied)},
 	}
-	var w [3]int
-	for _, r := range rows {
-		for j, s := range r {
-			w[j] = max(w[j], len([]rune(s)))
-		}
-	}
-	var b strings.Builder
-	for i, r := range rows {
-		if i == len(rows)-2 {
-			b.WriteString(strings.Repeat("─", w[0]+w[1]+w[2]+4) + "\n")
-		}
-		fmt.Fprintf(&b, "%s  %s  %s\n", pad(r[0], w[0], false), pad(r[1], w[1], false), pad(r[2], w[2], true))
-	}
-	return b.String()
+	return countTable(rows, len(rows)-2) // the rule above the total
 }
 
 // DecoderLayerShapes builds one decoder layer ([DecoderLayer]) with seeded
