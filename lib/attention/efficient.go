@@ -210,11 +210,7 @@ func softmaxWeights(q, k [][]float64) [][]float64 {
 func meanEntropy(w [][]float64) float64 {
 	h := 0.0
 	for _, row := range w {
-		for _, x := range row {
-			if x > 0 {
-				h -= x * math.Log(x)
-			}
-		}
+		h += RowEntropy(row)
 	}
 	return h / float64(len(w))
 }

@@ -70,9 +70,6 @@ func AnalyzePattern(weights [][]float64, threshold float64) (Pattern, error) {
 			if w > threshold {
 				above++
 			}
-			if w > 0 {
-				p.Entropy[i] -= w * math.Log(w)
-			}
 			switch i - j {
 			case 0:
 				p.Diagonal += w
@@ -81,6 +78,7 @@ func AnalyzePattern(weights [][]float64, threshold float64) (Pattern, error) {
 				p.Local += w
 			}
 		}
+		p.Entropy[i] = RowEntropy(row)
 		p.MeanEntropy += p.Entropy[i]
 	}
 	p.Diagonal /= float64(diagonals)
@@ -223,4 +221,20 @@ func trimLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// RowEntropy is the entropy of one row of attention weights in nats,
+// −Σ_j w_j·ln w_j, with 0·ln 0 = 0: ln(n) for uniform weights over n
+// keys, 0 for weights all on one key. [AnalyzePattern] reports it for
+// every query.
+//
+// Introduced in lesson 11.
+func RowEntropy(w []float64) float64 {
+	h := 0.0
+	for _, x := range w {
+		if x > 0 {
+			h -= x * math.Log(x)
+		}
+	}
+	return h
 }

@@ -200,3 +200,21 @@ func ExampleAnalyzePattern() {
 	// diagonal 1.00  local 0.00  above 0.1 0.33  entropy 0.000 of 1.099
 	// diagonal 0.33  local 0.44  above 0.1 1.00  entropy 1.099 of 1.099
 }
+
+func TestRowEntropy(t *testing.T) {
+	tests := []struct {
+		name string
+		w    []float64
+		want float64
+	}{
+		{"uniform over 4", []float64{0.25, 0.25, 0.25, 0.25}, math.Log(4)},
+		{"all on one key", []float64{0, 1, 0}, 0},
+		{"half on two, a zero", []float64{0.5, 0, 0.5}, math.Log(2)},
+		{"0.9 and 0.1", []float64{0.9, 0.1}, -0.9*math.Log(0.9) - 0.1*math.Log(0.1)},
+	}
+	for _, tt := range tests {
+		if got := RowEntropy(tt.w); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: RowEntropy(%v) = %v, want %v", tt.name, tt.w, got, tt.want)
+		}
+	}
+}

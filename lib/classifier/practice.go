@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/reviews"
 	"github.com/attention-in-go/course/lib/train"
 	"github.com/attention-in-go/course/lib/viz"
@@ -80,11 +81,7 @@ func entropyOf(heads int, rs []reviews.Review, w [][][][]float64) Entropy {
 		n := len(r.Words)
 		for q := range n {
 			for hh := range heads {
-				for _, x := range w[i][hh][q] {
-					if x > 0 {
-						h.PerHead[hh] -= x * math.Log(x)
-					}
-				}
+				h.PerHead[hh] += attention.RowEntropy(w[i][hh][q])
 			}
 			h.Uniform += math.Log(float64(n))
 			rows++
