@@ -182,7 +182,7 @@ func (e Experiment) Evaluate(kinds ...Kind) ([]Result, error) {
 			if ok {
 				right++
 			}
-			if reviews.Ambiguous([]reviews.Review{rv}) == 1 {
+			if reviews.IsAmbiguous(rv) {
 				amb++
 				if ok {
 					ambRight++

@@ -108,6 +108,9 @@ func TestAmbiguous(t *testing.T) {
 		if got := Ambiguous([]Review{Parse(tt.words)}); got != tt.want {
 			t.Errorf("Ambiguous(%q) = %g, want %g", tt.words, got, tt.want)
 		}
+		if got := IsAmbiguous(Parse(tt.words)); got != (tt.want == 1) {
+			t.Errorf("IsAmbiguous(%q) = %v, want %v", tt.words, got, tt.want == 1)
+		}
 	}
 }
 
