@@ -47,10 +47,14 @@ func TestLesson8Claims(t *testing.T) {
 		t.Skip("trains four models (about 15 s); skipped with -short")
 	}
 	t.Setenv("COURSE_CACHE", t.TempDir())
-	for _, k := range Kinds {
-		tr, err := Lesson8.Train(k)
-		if err != nil {
-			t.Fatal(err)
+	trained, err := Lesson8.TrainAll(Kinds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range Kinds {
+		tr := trained[i]
+		if tr.History.Name != Lesson8.label(k) {
+			t.Errorf("TrainAll(Kinds...)[%d] is %q, want %q", i, tr.History.Name, Lesson8.label(k))
 		}
 		if tr.History.Loss[len(tr.History.Loss)-1] >= tr.History.Loss[0] {
 			t.Errorf("%s: the loss did not fall: %v → %v", k, tr.History.Loss[0], tr.History.Loss[len(tr.History.Loss)-1])

@@ -112,6 +112,16 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), loss, d)
 }
 
+// TrainAll trains a model of every kind from scratch, as
+// [Experiment.Train] does, as many at a time as the machine has cores
+// ([train.Concurrently]): each model is the one it would be trained alone.
+// The results are in the order of kinds.
+//
+// Introduced in lesson 8.
+func (e Experiment) TrainAll(kinds ...Kind) ([]*train.Trained, error) {
+	return train.Concurrently(len(kinds), func(i int) (*train.Trained, error) { return e.Train(kinds[i]) })
+}
+
 // Predict returns the positive-class probability and the attention
 // weights ([review][head][query][key], nil for models without attention)
 // of a trained model k on reviews.

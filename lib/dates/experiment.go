@@ -85,6 +85,16 @@ func (x Experiment) Train(kind attention.ScoreKind) (*train.Trained, error) {
 	return x.fit(kind, x.Name(kind))
 }
 
+// TrainAll trains a model of every kind from scratch, as
+// [Experiment.Train] does, as many at a time as the machine has cores
+// ([train.Concurrently]): each model is the one it would be trained alone.
+// The results are in the order of kinds.
+//
+// Introduced in lesson 07.
+func (x Experiment) TrainAll(kinds ...attention.ScoreKind) ([]*train.Trained, error) {
+	return train.Concurrently(len(kinds), func(i int) (*train.Trained, error) { return x.Train(kinds[i]) })
+}
+
 func (x Experiment) fit(kind attention.ScoreKind, name string) (*train.Trained, error) {
 	data, err := x.Dataset()
 	if err != nil {

@@ -3,6 +3,7 @@ package dates
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,5 +81,26 @@ func BenchmarkLesson07(b *testing.B) {
 		b.ReportMetric(train.Seconds(), "train-s")
 		b.ReportMetric(100*r.Accuracy, "accuracy-%")
 		b.ReportMetric(100*r.Alignment.All, "aligned-%")
+	}
+}
+
+// TrainAll gives, in the order asked, the models Train gives one at a time.
+func TestTrainAllEqualsTrain(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	x := small
+	x.Steps = 6
+	kinds := []attention.ScoreKind{attention.Concat, attention.Dot}
+	all, err := x.TrainAll(kinds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range kinds {
+		alone, err := x.Train(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := all[i].History, alone.History; got.Name != want.Name || !slices.Equal(got.Loss, want.Loss) {
+			t.Errorf("TrainAll[%d] = %s %v, Train(%s) = %s %v", i, got.Name, got.Loss, k, want.Name, want.Loss)
+		}
 	}
 }

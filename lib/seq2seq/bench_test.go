@@ -4,29 +4,32 @@ import (
 	"testing"
 )
 
-// BenchmarkLesson06 trains lesson 06's two models (make bench; one
-// iteration takes about a minute and a half) and reports the training time
-// and the accuracy at the longest length, so that a slower backend or a
-// model that stopped learning shows up as a regression.
+// BenchmarkLesson06 trains lesson 06's two models as the lesson does,
+// side by side with [Experiment.TrainAll] (make bench; one iteration takes
+// about a minute and a half), and reports each training's time and the
+// accuracy at the longest length, so that a slower backend or a model that
+// stopped learning shows up as a regression. The time per iteration is
+// what the lesson's training cell waits.
 //
 //	go test -run XXX -bench Lesson06 -benchtime 1x ./lib/seq2seq
 func BenchmarkLesson06(b *testing.B) {
 	b.Setenv("COURSE_CACHE", b.TempDir())
 	x := Lesson06
 	x.Quiet = true
+	cfgs := []Config{x.Config(false), x.Config(true)}
 	for b.Loop() {
-		for _, att := range []bool{false, true} {
-			cfg := x.Config(att)
-			tr, err := x.Train(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
+		trained, err := x.TrainAll(cfgs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, cfg := range cfgs {
+			tr := trained[i]
 			c, err := x.Curve(tr, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
 			name := "no-attn"
-			if att {
+			if cfg.Attention {
 				name = "attn"
 			}
 			b.ReportMetric(tr.History.Wall.Seconds(), name+"-train-s")

@@ -71,6 +71,16 @@ func (x Experiment) Train(cfg Config) (*train.Trained, error) {
 	return train.Fit(x.trainConfig(cfg), cfg.TrainModel(), TrainLoss, x.Data().Dataset(cfg.String()))
 }
 
+// TrainAll trains every cfg from scratch, as [Experiment.Train] does, as
+// many at a time as the machine has cores ([train.Concurrently]): each
+// model is the one it would be trained alone. The results are in the order
+// of cfgs.
+//
+// Introduced in lesson 06.
+func (x Experiment) TrainAll(cfgs ...Config) ([]*train.Trained, error) {
+	return train.Concurrently(len(cfgs), func(i int) (*train.Trained, error) { return x.Train(cfgs[i]) })
+}
+
 // Load returns the model saved by [Experiment.Train], training it first
 // when there is none.
 func (x Experiment) Load(cfg Config) (*train.Trained, error) {

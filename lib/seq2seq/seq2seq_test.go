@@ -222,3 +222,24 @@ func TestCurveChecks(t *testing.T) {
 		}
 	}
 }
+
+// TrainAll gives, in the order asked, the models Train gives one at a time.
+func TestTrainAllEqualsTrain(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	x := Lesson06
+	x.Quiet, x.Steps, x.Examples = true, 6, 400
+	cfgs := []Config{x.Config(true), x.Config(false)}
+	all, err := x.TrainAll(cfgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, cfg := range cfgs {
+		alone, err := x.Train(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := all[i].History, alone.History; got.Name != want.Name || fmt.Sprint(got.Loss) != fmt.Sprint(want.Loss) {
+			t.Errorf("TrainAll[%d] = %s %v, Train(%s) = %s %v", i, got.Name, got.Loss, cfg, want.Name, want.Loss)
+		}
+	}
+}
