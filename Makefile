@@ -50,6 +50,9 @@ test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and gold
 	@go vet ./...
 	@staticcheck ./...
 	@go test ./...
+	@echo "==> lib/backend and lib/gpt built as lesson 10 builds them (GOEXPERIMENT=simd), then with the vector kernels off, as on a CPU without AVX2"
+	@GOEXPERIMENT=simd COURSE_WANT_SIMD=1 go test -count=1 ./lib/backend ./lib/gpt
+	@GOEXPERIMENT=simd GOMLX_SIMD_AVX512=false GOMLX_SIMD_AVX2=false go test -count=1 ./lib/backend ./lib/gpt
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo

@@ -12,7 +12,9 @@ require (
 	golang.org/x/image v0.30.0
 	golang.org/x/mod v0.35.0
 	golang.org/x/net v0.52.0
+	golang.org/x/sys v0.43.0
 	gonum.org/v1/plot v0.17.0
+	k8s.io/klog/v2 v2.140.0
 )
 
 require (
@@ -32,5 +34,4 @@ require (
 	github.com/ysmood/leakless v0.9.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/text v0.35.0 // indirect
-	k8s.io/klog/v2 v2.140.0 // indirect
 )

@@ -167,7 +167,10 @@ if [ "${COURSE_SKIP_WARM:-}" = 1 ]; then
 else
   go build ./lib/...
   go vet ./lib/... >/dev/null  # also caches the export data gopls and GoNB use
-  ok "lib/ compiled"
+  # Lesson 10 builds its cells with GoMLX's vector kernels (%env GOEXPERIMENT simd):
+  # another set of cache entries, about a minute the first time.
+  GOEXPERIMENT=simd go build ./lib/...
+  ok "lib/ compiled (and with GOEXPERIMENT=simd, for lesson 10)"
 fi
 
 # 7. Chromium, for the browser test (--browser) ---------------------------------
