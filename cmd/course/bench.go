@@ -34,9 +34,8 @@ scalar float32 multiply-add loop with 12 independent chains on every core
 loop the pure-Go backend runs. A share of 100 % means a workload is as
 fast as plain Go arithmetic can be on this machine; the CPU's vector units
 (AVX2, AVX-512) could do several times more, which the backend uses only
-when built with GOEXPERIMENT=simd: lesson 10 is, the other lessons are not
-(docs/PERFORMANCE.md says why). Run GOEXPERIMENT=simd make bench for the
-figures of such a build; the table's first line names the experiment.
+when built with GOEXPERIMENT=simd, as the course is (make bench sets it;
+the table's first line names the experiment).
 
 The training benchmarks (lessons 6 to 9) take a few minutes together
 on 2 cores. Keep the machine otherwise idle: the figures are only as quiet

@@ -20,6 +20,7 @@ import (
 
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/grade/sandbox"
+	"github.com/attention-in-go/course/internal/lesson"
 )
 
 // child is a child program to build: the learner's file and the
@@ -212,7 +213,8 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 		Dir:  "/build", Binds: binds,
 		Env: []string{"PATH=" + filepath.Join(t.goroot, "bin") + ":/usr/bin:/bin", "HOME=/tmp", "GOPATH=/tmp/gopath",
 			"GOROOT=" + t.goroot, "GOMODCACHE=" + t.modcache, "GOCACHE=" + t.cache, "GOWORK=/build/go.work",
-			"GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOTMPDIR=/tmp"},
+			"GOPROXY=off", "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOTMPDIR=/tmp",
+			"GOEXPERIMENT=" + lesson.GoExperiment}, // as the notebooks build (lesson.SetupCell)
 		Limits: sandbox.Limits{Wall: wall, Memory: 4 << 30, FileSize: 1 << 30, TmpSize: 1 << 30},
 		Stdout: out, Stderr: out,
 	})

@@ -12,10 +12,22 @@ import "strings"
 // and -s shortens it (0.93 s to 0.78 s for a cell that imports
 // lib/attention and lib/viz on a quiet 2-core machine, about half when the
 // machine is busy); a panic still shows function names, files and lines,
-// which come from the Go runtime's own tables.
+// which come from the Go runtime's own tables. %env sets GOEXPERIMENT to
+// [GoExperiment] in the kernel, so that every later cell is built with
+// GoMLX's vector matrix kernels, as the Makefile and the grader build.
 const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_DIR/../.."; do [ -f "$d/scripts/gonb-setup.sh" ] && exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"; done; echo "Cannot find the course folder: start Jupyter inside the course (make course) or set COURSE_ROOT." >&2; exit 1
 %goworkfix
-%goflags "-ldflags=-s"`
+%goflags "-ldflags=-s"
+%env GOEXPERIMENT ` + GoExperiment
+
+// GoExperiment is the GOEXPERIMENT the course's programs are built with:
+// Go's simd experiment, without which GoMLX's compute module (v0.1.6)
+// leaves out its AVX2 and AVX-512 matrix kernels. Measured on the course's
+// 2-core AVX-512 machine, lesson 8's classifier trains in 7.5 s instead of
+// 11.8 s and lesson 10's GPT in 101–114 s instead of 164–198 s
+// (docs/PERFORMANCE.md). CPUs without AVX2 and other architectures keep
+// the plain kernels; lib/backend.MatMulKernels says which a program uses.
+const GoExperiment = "simd"
 
 // A Transform rewrites a lesson's cells for one output flavour: it returns
 // the new cells and must not modify l.Cells in place. Errors should be of
