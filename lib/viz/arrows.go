@@ -169,13 +169,7 @@ func (a *Arrows) Size() (w, h vg.Length) {
 		w = max(w, qw+2*margin, textStyle(titleSize, true).Width(a.Title)+2*margin+0.6*vg.Centimeter)
 		h = a.titleHeight() + 2*arrowsBoxHeight + arrowsSpan + 2*margin
 	}
-	if a.Width > 0 {
-		w = a.Width
-	}
-	if a.Height > 0 {
-		h = a.Height
-	}
-	return w, h
+	return sized(a.Width, a.Height, w, h)
 }
 
 // arrowShape is one arrow of the picture, in page coordinates.

@@ -102,13 +102,7 @@ func (b *Bars) Size() (w, h vg.Length) {
 		_, leg := b.plot(w, 0)
 		w += legendSpace(leg)
 	}
-	if b.Width > 0 {
-		w = b.Width
-	}
-	if b.Height > 0 {
-		h = b.Height
-	}
-	return w, h
+	return sized(b.Width, b.Height, w, h)
 }
 
 // Draw draws the chart on c, or the reason why it cannot.

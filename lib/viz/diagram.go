@@ -71,14 +71,7 @@ func (d *EncoderDiagram) Validate() error {
 
 // Size returns Width and Height, or 15 cm by 19.6 cm for those that are zero.
 func (d *EncoderDiagram) Size() (w, h vg.Length) {
-	w, h = diagramW, diagramH
-	if d.Width > 0 {
-		w = d.Width
-	}
-	if d.Height > 0 {
-		h = d.Height
-	}
-	return w, h
+	return sized(d.Width, d.Height, diagramW, diagramH)
 }
 
 // diagramPen draws in the layout's coordinates (points from the top left

@@ -207,3 +207,34 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// Every figure with Width and Height fields takes them as its size where
+// they are set, and chooses its own where they are zero: only one field
+// set keeps the figure's own other side.
+func TestSizeFields(t *testing.T) {
+	const w, h = 7 * vg.Centimeter, 5 * vg.Centimeter
+	tests := []struct {
+		name       string
+		set, onlyW Figure
+		own        Figure
+	}{
+		{"Arrows", &Arrows{Width: w, Height: h}, &Arrows{Width: w}, &Arrows{}},
+		{"Bars", &Bars{Width: w, Height: h}, &Bars{Width: w}, &Bars{}},
+		{"Heatmap", &Heatmap{Width: w, Height: h}, &Heatmap{Width: w}, &Heatmap{}},
+		{"LabelledScatter", &LabelledScatter{Width: w, Height: h}, &LabelledScatter{Width: w}, &LabelledScatter{}},
+		{"EncoderDiagram", &EncoderDiagram{Width: w, Height: h}, &EncoderDiagram{Width: w}, &EncoderDiagram{}},
+		{"TransformerDiagram", &TransformerDiagram{Width: w, Height: h}, &TransformerDiagram{Width: w}, &TransformerDiagram{}},
+	}
+	for _, tt := range tests {
+		if gw, gh := tt.set.Size(); gw != w || gh != h {
+			t.Errorf("%s with Width and Height: Size() = %v×%v, want %v×%v", tt.name, gw, gh, w, h)
+		}
+		_, ownH := tt.own.Size()
+		if gw, gh := tt.onlyW.Size(); gw != w || gh != ownH {
+			t.Errorf("%s with Width only: Size() = %v×%v, want %v×%v (its own height)", tt.name, gw, gh, w, ownH)
+		}
+		if ownW, ownH := tt.own.Size(); ownW == w || ownH == h || ownW <= 0 || ownH <= 0 {
+			t.Errorf("%s without: Size() = %v×%v, want its own positive size", tt.name, ownW, ownH)
+		}
+	}
+}

@@ -165,13 +165,7 @@ func (h *Heatmap) Size() (w, ht vg.Length) {
 			w += h.colorBarSpace(s)
 		}
 	}
-	if h.Width > 0 {
-		w = h.Width
-	}
-	if h.Height > 0 {
-		ht = h.Height
-	}
-	return w, ht
+	return sized(h.Width, h.Height, w, ht)
 }
 
 // dataSize returns the preferred size of the matrix itself.

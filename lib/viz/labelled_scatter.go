@@ -121,14 +121,7 @@ func (s *LabelledScatter) groups() []string {
 
 // Size returns Width and Height, or 16 cm by 10 cm for those that are zero.
 func (s *LabelledScatter) Size() (w, h vg.Length) {
-	w, h = 16*vg.Centimeter, 10*vg.Centimeter
-	if s.Width > 0 {
-		w = s.Width
-	}
-	if s.Height > 0 {
-		h = s.Height
-	}
-	return w, h
+	return sized(s.Width, s.Height, 16*vg.Centimeter, 10*vg.Centimeter)
 }
 
 // labelledRadius is the radius of the discs.

@@ -458,3 +458,15 @@ func drawLegendBox(c draw.Canvas, leg *plot.Legend, r vg.Rectangle) {
 		Max: r.Max.Sub(vg.Point{X: legendPad, Y: legendPad}),
 	}))
 }
+
+// sized returns the figure's size: its Width and Height fields where they
+// are set (> 0), else the size w, h it would choose itself.
+func sized(width, height, w, h vg.Length) (vg.Length, vg.Length) {
+	if width > 0 {
+		w = width
+	}
+	if height > 0 {
+		h = height
+	}
+	return w, h
+}

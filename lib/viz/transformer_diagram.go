@@ -52,14 +52,7 @@ func (d *TransformerDiagram) Validate() error {
 
 // Size returns Width and Height, or 18 cm by 19.6 cm for those that are zero.
 func (d *TransformerDiagram) Size() (w, h vg.Length) {
-	w, h = transformerDiagramW, transformerDiagramH
-	if d.Width > 0 {
-		w = d.Width
-	}
-	if d.Height > 0 {
-		h = d.Height
-	}
-	return w, h
+	return sized(d.Width, d.Height, transformerDiagramW, transformerDiagramH)
 }
 
 // Draw draws the diagram on c, stretched to its size.
