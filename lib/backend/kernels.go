@@ -1,12 +1,12 @@
 package backend
 
 import (
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 
+	"github.com/gomlx/compute/support/envutil"
 	"golang.org/x/sys/cpu"
 )
 
@@ -34,9 +34,9 @@ func MatMulKernels() string {
 	}
 	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
 	switch {
-	case avx512 && envAllows("GOMLX_SIMD_AVX512"):
+	case avx512 && envAllows(envutil.SIMD_AVX512_Env):
 		return "AVX-512"
-	case cpu.X86.HasAVX2 && envAllows("GOMLX_SIMD_AVX2"):
+	case cpu.X86.HasAVX2 && envAllows(envutil.SIMD_AVX2_Env):
 		return "AVX2"
 	}
 	return "plain Go"
@@ -57,13 +57,10 @@ func builtWithSIMD() bool {
 	return false
 }
 
-// envAllows reads a kernel switch the way compute's envutil.ReadBool does:
-// unset, or any value but a false one, leaves the kernel on (compute stops
-// the program on a value that is neither true nor false).
+// envAllows reads a kernel switch with compute's own reader: unset leaves
+// the kernel on (compute stops the program on a value that is neither true
+// nor false, so such a value is never seen running).
 func envAllows(name string) bool {
-	switch strings.ToLower(os.Getenv(name)) {
-	case "0", "false", "f", "no", "off", "disabled": // envutil.FalseValues
-		return false
-	}
-	return true
+	on, err := envutil.ReadBool(name, true)
+	return on || err != nil
 }
