@@ -23,6 +23,7 @@ import (
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/proctree"
+	"github.com/attention-in-go/course/lib/widget"
 )
 
 // The browser test starts Jupyter and Chromium and takes about a minute, so
@@ -192,11 +193,27 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	defer page.Close()
 	defer page.InterruptKernel() // the cell following the slider may still run
 	// A widget cell keeps running while it follows its slider: wait for
-	// the slider and a picture rather than for the kernel to be idle.
-	// GoNB's slider very rarely never shows (1 run in about 10 here: the
-	// cell waits for the browser's first message forever); a second run
-	// on a restarted kernel tells that from a broken notebook.
-	var pr Progress
+	// the slider and then for a picture in the slider's own cell (the
+	// page may show other cells' figures first), rather than for the
+	// kernel to be idle. Each of GoNB's widgets waits for the browser's
+	// first message before the cell goes on; very rarely (about 1 run in
+	// 10 here) one never comes, and the cell shows its widgets, or some
+	// of them, but never its picture. A second run on a restarted kernel
+	// tells that from a broken notebook; the page's console, logged on
+	// failure, says what the widgets' scripts saw.
+	var (
+		pr     Progress
+		s      Slider
+		before []Image
+	)
+	ownImage := func() bool {
+		for _, img := range before {
+			if img.Cell == s.Cell && img.Complete && img.Width > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	for attempt := 1; ; attempt++ {
 		if err = page.StartRunAll(); err != nil {
 			t.Fatal(err)
@@ -206,47 +223,51 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 			return pr.Sliders > 0 && pr.Rendered > 0
 		})
 		cancel()
-		if (err == nil && pr.Sliders > 0) || pr.Errors > 0 || attempt == 2 || ctx.Err() != nil {
+		problem := ""
+		switch {
+		case err != nil || pr.Errors > 0 || pr.Sliders == 0:
+			problem = fmt.Sprintf("no slider with an image: %v (%v)", err, pr)
+		default:
+			sliders, err := page.Sliders()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = sliders[0]
+			for deadline := time.Now().Add(sliderWait / 2); ; time.Sleep(200 * time.Millisecond) {
+				if before, err = page.Images(); err != nil {
+					t.Fatal(err)
+				}
+				if ownImage() || !time.Now().Before(deadline) || ctx.Err() != nil {
+					break
+				}
+			}
+			if !ownImage() {
+				problem = fmt.Sprintf("the cell of slider %s shows no picture within %v; images: %s", s.ID, sliderWait/2, describe(before))
+			}
+		}
+		if problem == "" {
 			break
 		}
-		t.Logf("%s: no slider after %v (%v); restarting the kernel and running all cells again", name, sliderWait, pr)
+		for _, line := range page.Console() {
+			t.Logf("%s: browser %s", name, line)
+		}
+		// The explorer stops with widget.ErrNoAnswer when its widgets get
+		// no answer (widget.Await): the same flake, reported by the cell.
+		if now, err := page.Progress(); err == nil {
+			pr = now
+		}
+		out, err := page.OutputText()
+		noAnswer := err == nil && strings.Contains(out, widget.ErrNoAnswer.Error())
+		if (pr.Errors > 0 && !noAnswer) || attempt == 2 || ctx.Err() != nil {
+			if nb, err := page.Notebook(); err == nil {
+				checkCells(t, nb)
+			}
+			t.Fatalf("%s: %s", name, problem)
+		}
+		t.Logf("%s: %s; restarting the kernel and running all cells again", name, problem)
 		if err := page.RestartKernel(ctx); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err != nil || pr.Errors > 0 || pr.Sliders == 0 {
-		if nb, err := page.Notebook(); err == nil {
-			checkCells(t, nb)
-		}
-		t.Fatalf("no slider with an image in %s: %v (%v)", name, err, pr)
-	}
-	sliders, err := page.Sliders()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sliders[0]
-	// The page may show other cells' figures before the slider's own cell
-	// draws its first picture: wait for that one, so that the picture
-	// counted as changed below is one the slider caused.
-	var before []Image
-	ownImage := func() bool {
-		for _, img := range before {
-			if img.Cell == s.Cell && img.Complete && img.Width > 0 {
-				return true
-			}
-		}
-		return false
-	}
-	for deadline := time.Now().Add(sliderWait); ; time.Sleep(200 * time.Millisecond) {
-		if before, err = page.Images(); err != nil {
-			t.Fatal(err)
-		}
-		if ownImage() || !time.Now().Before(deadline) || ctx.Err() != nil {
-			break
-		}
-	}
-	if !ownImage() {
-		t.Fatalf("%s: the cell of slider %s shows no picture within %v; images: %s", name, s.ID, sliderWait, describe(before))
 	}
 	old := make(map[string]bool)
 	for _, img := range before {

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -22,6 +25,9 @@ import (
 // whose JavaScript API (the global Jupyter.notebook) the methods use.
 type NotebookPage struct {
 	Page *rod.Page
+
+	mu      sync.Mutex
+	console []string // warnings and errors the page logged, see Console
 }
 
 // The size of the browser window, in CSS pixels, that pages are laid out
@@ -39,11 +45,59 @@ func OpenNotebook(ctx context.Context, b *Chromium, url string) (*NotebookPage, 
 		return nil, err
 	}
 	p := &NotebookPage{Page: page.Context(ctx)}
+	if err := p.followConsole(); err != nil {
+		_ = page.Close()
+		return nil, err
+	}
 	if err := p.open(ctx, url); err != nil {
 		_ = page.Close()
 		return nil, err
 	}
 	return p, nil
+}
+
+// followConsole records the warnings and errors the page's scripts log
+// and the exceptions they leave uncaught, for [NotebookPage.Console].
+func (p *NotebookPage) followConsole() error {
+	if err := (proto.RuntimeEnable{}).Call(p.Page); err != nil {
+		return fmt.Errorf("following the page's console: %w", err)
+	}
+	record := func(line string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.console = append(p.console, line)
+	}
+	go p.Page.EachEvent(func(e *proto.RuntimeConsoleAPICalled) {
+		if e.Type != proto.RuntimeConsoleAPICalledTypeError && e.Type != proto.RuntimeConsoleAPICalledTypeWarning {
+			return
+		}
+		var args []string
+		for _, a := range e.Args {
+			if a.Value.Nil() {
+				args = append(args, a.Description)
+			} else {
+				args = append(args, a.Value.String())
+			}
+		}
+		record(fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+	}, func(e *proto.RuntimeExceptionThrown) {
+		d := e.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg += " " + d.Exception.Description
+		}
+		record("uncaught: " + msg)
+	})()
+	return nil
+}
+
+// Console returns the warnings and errors the page logged so far, and its
+// uncaught exceptions, oldest first: GoNB's widgets say there why they do
+// not answer (a connection to the kernel that did not open, say).
+func (p *NotebookPage) Console() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.console)
 }
 
 func (p *NotebookPage) open(ctx context.Context, url string) error {

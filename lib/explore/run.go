@@ -34,6 +34,10 @@ type Options struct {
 // summary statistics, each head's pattern metrics) is shown beside the
 // picture and follows the widgets too.
 //
+// Each widget waits for the browser's first message; if the browser has
+// not answered them within [widget.AnswerWait], Run returns an error
+// wrapping [widget.ErrNoAnswer] that says to run the cell again.
+//
 // Outside a notebook Run does nothing; in a notebook run headless
 // (COURSE_HEADLESS set, [widget.Headless]) it shows the starting picture
 // and analysis without widgets, since GoNB's widgets wait for a browser
@@ -89,14 +93,26 @@ func Run(o Options) error {
 
 	// The first slider is the heads: moving it changes every heat map
 	// (the browser test moves the first slider it finds).
-	heads := widgets.Slider(0, len(HeadChoices)-1, headIndex).AppendTo(label("heads")).Done()
-	sentence := widget.TextInput(s.Sentence).WithPlaceholder("empty: synthetic tokens").WithSize(40).AppendTo(label("sentence")).Done()
-	maxLen := widgets.Slider(1, 16, s.MaxLen).AppendTo(label("len")).Done()
-	vocab := widgets.Slider(2, 1000, s.VocabSize).AppendTo(label("vocab")).Done()
-	count := widgets.Slider(1, 100, s.Count).AppendTo(label("count")).Done()
-	peLen := widgets.Slider(1, 200, s.PELen).AppendTo(label("pelen")).Done()
-	peDim := widgets.Slider(2, 512, s.PEDim).AppendTo(label("pedim")).Done()
-	run := widgets.Button("Run analysis").AppendTo(label("run")).Done()
+	type controls struct {
+		heads, maxLen, vocab, count, peLen, peDim *widgets.SliderBuilder
+		sentence                                  *widget.TextInputBuilder
+		run                                       *widgets.ButtonBuilder
+	}
+	c, err := widget.Await(widget.AnswerWait, func() controls {
+		return controls{
+			heads:    widgets.Slider(0, len(HeadChoices)-1, headIndex).AppendTo(label("heads")).Done(),
+			sentence: widget.TextInput(s.Sentence).WithPlaceholder("empty: synthetic tokens").WithSize(40).AppendTo(label("sentence")).Done(),
+			maxLen:   widgets.Slider(1, 16, s.MaxLen).AppendTo(label("len")).Done(),
+			vocab:    widgets.Slider(2, 1000, s.VocabSize).AppendTo(label("vocab")).Done(),
+			count:    widgets.Slider(1, 100, s.Count).AppendTo(label("count")).Done(),
+			peLen:    widgets.Slider(1, 200, s.PELen).AppendTo(label("pelen")).Done(),
+			peDim:    widgets.Slider(2, 512, s.PEDim).AppendTo(label("pedim")).Done(),
+			run:      widgets.Button("Run analysis").AppendTo(label("run")).Done(),
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
 
 	analysed := false
 	draw := func() {
@@ -113,9 +129,9 @@ func Run(o Options) error {
 	}
 	draw()
 
-	hc, tc, lc := heads.Listen().LatestOnly(), sentence.Listen().LatestOnly(), maxLen.Listen().LatestOnly()
-	vc, cc, pc, dc := vocab.Listen().LatestOnly(), count.Listen().LatestOnly(), peLen.Listen().LatestOnly(), peDim.Listen().LatestOnly()
-	rc := run.Listen().LatestOnly()
+	hc, tc, lc := c.heads.Listen().LatestOnly(), c.sentence.Listen().LatestOnly(), c.maxLen.Listen().LatestOnly()
+	vc, cc, pc, dc := c.vocab.Listen().LatestOnly(), c.count.Listen().LatestOnly(), c.peLen.Listen().LatestOnly(), c.peDim.Listen().LatestOnly()
+	rc := c.run.Listen().LatestOnly()
 	defer func() {
 		hc.Close()
 		tc.Close()
