@@ -6,17 +6,27 @@ import "strings"
 // after the title. Its first line runs scripts/gonb-setup.sh, found from the
 // notebook's folder ($GONB_DIR) or $COURSE_ROOT, in GoNB's temporary module
 // directory so that cells can import the course's packages; %goworkfix then
-// makes GoNB use the resulting go.work. %goflags makes GoNB link every
-// cell's program without its symbol table and debug information
-// (-ldflags=-s): the build, mostly the link, is most of what a cell costs,
-// and -s shortens it (0.93 s to 0.78 s for a cell that imports
-// lib/attention and lib/viz on a quiet 2-core machine, about half when the
-// machine is busy); a panic still shows function names, files and lines,
-// which come from the Go runtime's own tables. %env sets GOEXPERIMENT to
-// [GoExperiment] in the kernel, so that every later cell is built with
-// GoMLX's vector matrix kernels, as the Makefile and the grader build.
+// makes GoNB use the resulting go.work.
+//
+// The next two lines make a cell cost half what it would (lesson 1's 19
+// cells: 20 s to 11–12 s on a quiet 2-core machine, docs/PERFORMANCE.md).
+// %noautoget stops GoNB running `go get` before every cell's build (0.4 s
+// each): the workspace already provides every package a cell can import
+// (the course's, its dependencies', the standard library's), offline, at
+// the versions of the course's go.mod; a package from elsewhere fails to
+// build with Go's own "no required module provides package" error, and
+// `!go get` in a cell adds it. %goflags links every cell's program without
+// its symbol table and debug information (-ldflags=-s), which shortens the
+// link, most of a build (0.93 s to 0.78 s for a cell that imports
+// lib/attention and lib/viz); a panic still shows function names, files
+// and lines, which come from the Go runtime's own tables.
+//
+// %env sets GOEXPERIMENT to [GoExperiment] in the kernel, so that every
+// later cell is built with GoMLX's vector matrix kernels, as the Makefile
+// and the grader build.
 const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_DIR/../.."; do [ -f "$d/scripts/gonb-setup.sh" ] && exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"; done; echo "Cannot find the course folder: start Jupyter inside the course (make course) or set COURSE_ROOT." >&2; exit 1
 %goworkfix
+%noautoget
 %goflags "-ldflags=-s"
 %env GOEXPERIMENT ` + GoExperiment
 

@@ -27,7 +27,7 @@ var ErrNoAnswer = errors.New("the page did not answer the cell's widgets")
 // opens a new connection. show goes on waiting in the background after
 // Await returns; the cell should end.
 //
-// Introduced in the appendix.
+// Introduced in the appendix's exercises.
 func Await[T any](wait time.Duration, show func() T) (T, error) {
 	done := make(chan T, 1)
 	go func() { done <- show() }()
