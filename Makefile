@@ -13,6 +13,11 @@ JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)
 HOST ?= 127.0.0.1
 PORT ?= 8888
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# How many notebooks test-notebooks and test-exercises run at once: a
+# cell's build is mostly one core's work, so two at a time nearly halve
+# the notebooks that mostly build; a notebook whose text states a timing
+# runs alone whatever JOBS says (course run -j).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Flags of scripts/install.sh: the targets that drive a browser add --browser
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
@@ -61,12 +66,12 @@ test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and gold
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo
 	@echo "==> Running the notebooks headless through Jupyter and GoNB"
-	@go run ./cmd/course run
+	@go run ./cmd/course run -j $(JOBS)
 
 test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no crash) headless through GoNB
 	@echo
 	@echo "==> Running the solution and exercise notebooks headless"
-	@go run ./cmd/course run solutions/*.ipynb exercises/*.ipynb
+	@go run ./cmd/course run -j $(JOBS) solutions/*.ipynb exercises/*.ipynb
 
 grade: SETUP_FLAGS += --grader
 grade: setup ## Grade a class in the sandbox: make grade SUBMISSIONS=DIR (gradebook and feedback in DIR/graded)

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/attention-in-go/course/internal/excerpt"
@@ -24,11 +25,12 @@ import (
 
 var runCommand = &command{
 	name:    "run",
-	args:    "[-timeout 10m] [-keep DIR] [-v] [NOTEBOOK...]",
+	args:    "[-timeout 10m] [-j 1] [-keep DIR] [-v] [NOTEBOOK...]",
 	summary: "execute notebooks headless with Jupyter and GoNB, report failed cells",
 	help: `
-Run executes notebooks one at a time, headless, with Jupyter's nbconvert and
-the GoNB kernel, as a reader would with "Run All", then reports each one:
+Run executes notebooks headless, one at a time (or -j at a time), with
+Jupyter's nbconvert and the GoNB kernel, as a reader would with "Run All",
+then reports each one, in the order given:
 
   ok   notebooks/01-x.ipynb  23.4s  12 cells  5 images
 
@@ -47,7 +49,10 @@ each line of its "claims" blocks (see internal/claim) is checked against
 what the executed notebook printed, or its run time, and a claim that no
 longer holds fails the notebook ("text before In[n]"). Exercise notebooks
 are not checked; their stubs compute nothing.
-Run fails if a notebook fails, times out or cannot be executed. The
+Notebooks whose cells mostly build programs (a cell's build is mostly one
+core's work) finish sooner two at a time on two cores; a notebook whose
+text states how long something takes (a timing claim) runs alone even
+with -j. Run fails if a notebook fails, times out or cannot be executed. The
 executed notebooks are thrown away unless -keep says where to write them.
 
 Jupyter and the gonb kernel must be installed ('make setup'); $(go env
@@ -66,11 +71,15 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per notebook, also nbconvert's limit per cell")
 	keep := fs.String("keep", "", "write the executed notebooks to `DIR` instead of a temporary folder")
 	verbose := fs.Bool("v", false, "show nbconvert's and the kernel's log as they run")
+	jobs := fs.Int("j", 1, "run up to `N` notebooks at once")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *timeout < time.Second {
 		return usageErrorf("-timeout %v is too short", *timeout)
+	}
+	if *jobs < 1 {
+		return usageErrorf("-j %d: run at least one notebook at a time", *jobs)
 	}
 	paths, err := notebookPaths(e, fs.Args())
 	if err != nil {
@@ -86,14 +95,47 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	defer cleanup()
 
+	// Up to jobs notebooks run at once, started in the order given; each
+	// is reported, in that order, as soon as it and those before it are
+	// done. Once the run is interrupted, no more notebooks start.
+	results := make([]chan result, len(paths))
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	next := make(chan int, len(paths))
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	// A notebook whose text states how long something takes runs alone:
+	// it holds the lock, the others share it (a waiting Lock stops new
+	// RLocks, so the order given is kept).
+	var alone sync.RWMutex
+	for range min(*jobs, len(paths)) {
+		go func() {
+			for i := range next {
+				if e.ctx.Err() != nil {
+					close(results[i])
+					continue
+				}
+				lock, unlock := alone.RLock, alone.RUnlock
+				if timed(paths[i]) {
+					lock, unlock = alone.Lock, alone.Unlock
+				}
+				lock()
+				results[i] <- r.run(e.ctx, paths[i], outDir)
+				unlock()
+			}
+		}()
+	}
 	failed := 0
-	for _, p := range paths {
-		res := r.run(e.ctx, p, outDir)
+	for i, p := range paths {
+		res, ran := <-results[i]
+		if !ran {
+			break
+		}
 		if !res.report(e.stdout, e.display(p)) {
 			failed++
-		}
-		if e.ctx.Err() != nil {
-			break
 		}
 	}
 	if failed > 0 {
@@ -101,6 +143,14 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 		return errFailed
 	}
 	return nil
+}
+
+// timed reports whether the notebook at path states timings
+// ([notebook.Timed]); one that cannot be read is run alone, and its run
+// reports why.
+func timed(path string) bool {
+	nb, err := notebook.ReadFile(path)
+	return err != nil || notebook.Timed(nb)
 }
 
 // display returns path relative to the working directory if it is inside.

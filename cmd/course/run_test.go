@@ -183,24 +183,41 @@ func TestRunNotebooks(t *testing.T) {
 	writeNotebook(t, dir, "good", "# Good\n```go\n%%\nfmt.Println(\"hi\")\n```\n```go\nfunc two() int { return 2 }\n```\n")
 	writeNotebook(t, dir, "bad", "# Bad\n```go\n%%\nfmt.Println(\"fine\")\n```\n"+
 		"```go\n%%\npanic(\"boom\")\n```\n```go\n%%\nfmt.Println(nope)\n```\n")
-	keep := filepath.Join(dir, "out")
-	code, stdout, stderr := runCourse(t, dir, "run", "-keep", "out", "good.ipynb", "bad.ipynb")
-	if code != exitFailed {
-		t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
-	}
-	checkLines(t, stdout, []string{
-		`ok   good\.ipynb  \d+\.\ds  2 cells  0 images`,
-		`FAIL bad\.ipynb  \d+\.\ds  2 of 3 cells failed`,
-		`  cell In\[2\]: panic\("boom"\)`,
-		`      panic: boom`,
-		`  cell In\[3\]: fmt\.Println\(nope\)`,
-		`      Cell\[3\]: Line 2 \./main\.go:\d+:\d+: undefined: nope`,
-		`1 of 2 notebooks failed`,
-	})
-	for _, name := range []string{"good.ipynb", "bad.ipynb"} {
-		if _, err := notebook.ReadFile(filepath.Join(keep, name)); err != nil {
-			t.Errorf("executed notebook not kept: %v", err)
-		}
+	// With -j 2 both notebooks run at once, and the report keeps the order
+	// given: bad, whose three cells take longer, before good.
+	for _, tt := range []struct {
+		jobs  string
+		order []string
+	}{
+		{"1", []string{"good.ipynb", "bad.ipynb"}},
+		{"2", []string{"bad.ipynb", "good.ipynb"}},
+	} {
+		t.Run("j="+tt.jobs, func(t *testing.T) {
+			keep := filepath.Join(dir, "out"+tt.jobs)
+			args := append([]string{"run", "-j", tt.jobs, "-keep", "out" + tt.jobs}, tt.order...)
+			code, stdout, stderr := runCourse(t, dir, args...)
+			if code != exitFailed {
+				t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
+			}
+			good := []string{`ok   good\.ipynb  \d+\.\ds  2 cells  0 images`}
+			bad := []string{
+				`FAIL bad\.ipynb  \d+\.\ds  2 of 3 cells failed`,
+				`  cell In\[2\]: panic\("boom"\)`,
+				`      panic: boom`,
+				`  cell In\[3\]: fmt\.Println\(nope\)`,
+				`      Cell\[3\]: Line 2 \./main\.go:\d+:\d+: undefined: nope`,
+			}
+			want := append(good, bad...)
+			if tt.order[0] == "bad.ipynb" {
+				want = append(bad, good...)
+			}
+			checkLines(t, stdout, append(want, `1 of 2 notebooks failed`))
+			for _, name := range tt.order {
+				if _, err := notebook.ReadFile(filepath.Join(keep, name)); err != nil {
+					t.Errorf("executed notebook not kept: %v", err)
+				}
+			}
+		})
 	}
 }
 
@@ -219,5 +236,58 @@ func TestChildEnvIsHeadless(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("childEnv sets %s %d times, want once", headlessEnv, n)
+	}
+}
+
+// TestRunJobsTimedAlone: with -j 2, notebooks without timings run side by
+// side, and a notebook that states a timing runs alone, in the order
+// given. Each notebook sleeps 3 s in a cell; their cells' execution times
+// (to the second, as GoNB stamps them) show what ran together.
+func TestRunJobsTimedAlone(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	sleep := "```go\n%%\ntime.Sleep(3 * time.Second)\nfmt.Println(\"slept\")\n```\n"
+	for _, name := range []string{"a", "b", "d"} {
+		writeNotebook(t, dir, name, "# "+name+"\n"+sleep)
+	}
+	writeNotebook(t, dir, "c", "# c\n\nThis notebook takes about 3 s.\n\n```claims\n\"3 s\" ~ notebook ×10\n```\n\n"+sleep)
+	code, stdout, stderr := runCourse(t, dir, "run", "-j", "2", "-keep", "out", "a.ipynb", "b.ipynb", "c.ipynb", "d.ipynb")
+	if code != 0 {
+		t.Fatalf("run: status %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	checkLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`, `ok   c\.ipynb .*`, `ok   d\.ipynb .*`})
+	type span struct{ start, end time.Time }
+	spans := map[string]span{}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		nb, err := notebook.ReadFile(filepath.Join(dir, "out", name+".ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s span
+		for _, c := range nb.Cells {
+			exec, _ := c.Metadata["execution"].(map[string]any)
+			start, err1 := time.Parse(time.RFC3339, fmt.Sprint(exec["iopub.execute_input"]))
+			end, err2 := time.Parse(time.RFC3339, fmt.Sprint(exec["shell.execute_reply"]))
+			if c.Type != notebook.Code || err1 != nil || err2 != nil {
+				continue
+			}
+			if s.start.IsZero() {
+				s.start = start
+			}
+			s.end = end
+		}
+		if s.start.IsZero() {
+			t.Fatalf("%s: no execution times in the executed notebook", name)
+		}
+		spans[name] = s
+	}
+	if a, b := spans["a"], spans["b"]; !b.start.Before(a.end) {
+		t.Errorf("a (%v–%v) and b (%v–%v), both without timings, did not run side by side", a.start, a.end, b.start, b.end)
+	}
+	if c := spans["c"]; c.start.Before(spans["a"].end) || c.start.Before(spans["b"].end) {
+		t.Errorf("c, which states a timing, started at %v, before a and b ended (%v, %v)", c.start, spans["a"].end, spans["b"].end)
+	}
+	if d := spans["d"]; d.start.Before(spans["c"].end) {
+		t.Errorf("d started at %v, before c, which runs alone, ended at %v", d.start, spans["c"].end)
 	}
 }

@@ -281,6 +281,12 @@ var durationRE = regexp.MustCompile(`^\s*(\d+(\.\d+)?(h|m|s|ms|µs|ns))+\s*$`)
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
+// Timing reports whether c states how long something took: the
+// notebook's run time, or a printed figure held only within a factor (×f),
+// which is how timings are claimed. Such a figure depends on what else the
+// machine is doing.
+func (c Claim) Timing() bool { return c.Kind == RunTime || c.Tol.Factor > 0 }
+
 // Check compares a Printed claim with the text the notebook printed, or a
 // RunTime claim with its run time in seconds; other kinds pass.
 func (c Claim) Check(printed string, seconds float64) error {

@@ -14,8 +14,9 @@ import "strings"
 // each): the workspace already provides every package a cell can import
 // (the course's, its dependencies', the standard library's), offline, at
 // the versions of the course's go.mod; a package from elsewhere fails to
-// build with Go's own "no required module provides package" error, and
-// `!go get` in a cell adds it. %goflags links every cell's program without
+// build with Go's own "no required module provides package" error (a
+// `go get` in the workspace would also write it into the course's own
+// go.mod). %goflags links every cell's program without
 // its symbol table and debug information (-ldflags=-s), which shortens the
 // link, most of a build (0.93 s to 0.78 s for a cell that imports
 // lib/attention and lib/viz); a panic still shows function names, files

@@ -39,6 +39,20 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 	return out
 }
 
+// Timed reports whether the notebook's text states how long something in
+// it takes ([claim.Claim.Timing]): such a notebook should run alone, since
+// what else the machine does changes its timings.
+func Timed(nb *Notebook) bool {
+	for _, c := range nb.Cells {
+		for _, line := range c.Course.Claims {
+			if cl, err := claim.Parse(line); err == nil && cl.Timing() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // printedText returns what the code cells of an executed notebook printed, in
 // order: stdout, and the text of displayed HTML (tags dropped, such as a
 // training's progress line), Markdown or plain text.

@@ -74,3 +74,36 @@ func TestUnclaimedFigureFailsTheBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestTimed: a notebook is timed when one of its claims is a timing (a
+// printed figure within ×f, or the notebook's run time), whatever else it
+// claims; the built notebook carries the claims that say so.
+func TestTimed(t *testing.T) {
+	tests := []struct {
+		claims string
+		want   bool
+	}{
+		{"\"50.7%\" ~ /length 12: ([\\d.]+)%/\n\"26–37 s\" ~ /in ([\\d.]+)s/ ×1.5\n", true},
+		{"\"117–145 s\" ~ notebook ×2\n", true},
+		{"\"50.7%\" ~ /length 12: ([\\d.]+)%/\n\"12 s\" given\n\"0.5\" ~ /x ([\\d.]+)/ ±0.1\n", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		src := "# T\n\nFigures: 50.7%, 26–37 s, 117–145 s, 12 s, 0.5.\n\n"
+		if tt.claims != "" {
+			src += "```claims\n" + tt.claims + "```\n\n"
+		}
+		src += "```go\nrun()\n```\n"
+		l, err := lesson.Parse("lessons/t.md", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := (&Builder{}).Build(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Timed(nb); got != tt.want {
+			t.Errorf("Timed(a notebook claiming %q) = %v, want %v", tt.claims, got, tt.want)
+		}
+	}
+}
