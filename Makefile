@@ -54,11 +54,13 @@ test: setup test-go check-notebooks test-notebooks test-exercises test-browser #
 test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests)
 	@echo
 	@echo "==> gofmt, go vet, staticcheck, go test ./..."
-	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './third_party/*')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	@go vet ./...
 	@staticcheck ./...
 	@go test ./...
+	@echo "==> the course's patch of GoMLX's compute module (third_party/compute): its own tests of the Go backend, with and without SIMD"
+	@cd third_party/compute && go test ./internal/gobackend/... ./gobackend/... && GOEXPERIMENT= go test ./internal/gobackend/...
 	@echo "==> lib/backend's kernels built with GOEXPERIMENT=simd; lib/backend and lib/gpt with the vector kernels off, as on a CPU without AVX2"
 	@COURSE_WANT_SIMD=1 go test -count=1 -run MatMulKernels ./lib/backend
 	@GOMLX_SIMD_AVX512=false GOMLX_SIMD_AVX2=false go test -count=1 ./lib/backend ./lib/gpt
@@ -93,7 +95,7 @@ bench: ## Benchmarks of the library: one table with time, GFLOP/s, share of the 
 	@go run ./cmd/course bench
 
 fmt: ## gofmt the Go code
-	@gofmt -w $$(git ls-files '*.go')
+	@gofmt -w $$(git ls-files '*.go' ':!third_party')
 
 clean: ## Remove build artefacts
 	@rm -rf build .cache

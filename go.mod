@@ -35,3 +35,5 @@ require (
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/text v0.35.0 // indirect
 )
+
+replace github.com/gomlx/compute v0.1.6 => ./third_party/compute

@@ -136,6 +136,7 @@ fi
 say "Go modules (course and tools)"
 go mod download
 (cd tools && go mod download)
+(cd third_party/compute && go mod download) # the patched GoMLX compute module's own tests (make test)
 ok "modules are in $(go env GOMODCACHE)"
 
 # 4. GoNB, goimports, gopls -----------------------------------------------------

@@ -1,0 +1,88 @@
+// Tests of the attention-in-go course's patch: the row loops of Transpose
+// and of the broadcast binary ops visit exactly what the per-element
+// iterators visit.
+
+package ops
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// randomDims returns rank dimensions between 1 and 5.
+func randomDims(r *rand.Rand, rank int) []int {
+	dims := make([]int, rank)
+	for i := range dims {
+		dims[i] = 1 + r.IntN(5)
+	}
+	return dims
+}
+
+func TestTransposeRowsEqualsIterator(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 3000 {
+		rank := r.IntN(6)
+		dims := randomDims(r, rank)
+		if trial%3 == 0 && rank > 0 && rank <= 3 {
+			// Dimensions larger than transposeRows's tiles.
+			for i := range dims {
+				dims[i] = 1 + r.IntN(40)
+			}
+		}
+		perm := r.Perm(rank)
+		shape := shapes.Make(dtypes.Float32, dims...)
+		in := make([]float32, shape.Size())
+		for i := range in {
+			in[i] = float32(i)
+		}
+		want := make([]float32, len(in))
+		it := NewTransposeIterator(shape, perm)
+		for _, v := range in {
+			want[it.Next()] = v
+		}
+		got := make([]float32, len(in))
+		transposeRows(in, got, NewTransposeIterator(shape, perm))
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: transpose of %v by %v: got %v, want %v", trial, dims, perm, got, want)
+		}
+	}
+}
+
+func TestIterRowsEqualsIterFlatIndices(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 2000 {
+		rank := r.IntN(6)
+		tgt := randomDims(r, rank)
+		lhs, rhs := slices.Clone(tgt), slices.Clone(tgt)
+		for i := range tgt {
+			switch r.IntN(3) {
+			case 0:
+				lhs[i] = 1
+			case 1:
+				rhs[i] = 1
+			}
+		}
+		zi := gobackend.NewZippedBroadcastIterator(shapes.Make(dtypes.Float32, lhs...),
+			shapes.Make(dtypes.Float32, rhs...), shapes.Make(dtypes.Float32, tgt...))
+		var want, got []gobackend.ZippedIndices
+		for idx := range zi.IterFlatIndices() {
+			want = append(want, idx)
+		}
+		for row := range zi.IterRows() {
+			li, ri := row.LHS, row.RHS
+			for ti := row.Tgt; ti < row.Tgt+row.N; ti++ {
+				got = append(got, gobackend.ZippedIndices{LHSFlatIdx: li, RHSFlatIdx: ri, TgtFlatIdx: ti})
+				li += row.LHSStep
+				ri += row.RHSStep
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: lhs %v, rhs %v → %v: rows visit %v, want %v", trial, lhs, rhs, tgt, got, want)
+		}
+	}
+}
