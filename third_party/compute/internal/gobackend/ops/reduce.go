@@ -248,6 +248,42 @@ func NewReduceOutputIterator(dimensions []int, reduceAxes []int) *ReduceOutputIt
 	return it
 }
 
+// rows calls f for each row of an operand of size elements (its last
+// axis), in order: the row's elements start at start, n of them, and go to
+// the output from flat index out on, step 0 (the last axis is reduced:
+// all to out) or 1. Element by element, f must do what the loop over
+// it.Next() does, in the same order; rows does not call Next, and leaves
+// it as it found it.
+//
+// (Patched in by the attention-in-go course: the call per element made
+// reductions a tenth of a small Transformer's training step.)
+func (it *ReduceOutputIterator) rows(size int, f func(start, n, out, step int)) {
+	rank := len(it.dimensions)
+	if size == 0 {
+		return
+	}
+	if rank == 0 {
+		f(0, 1, 0, 1)
+		return
+	}
+	last := rank - 1
+	n, step := it.dimensions[last], it.perAxisStride[last]
+	idx := make([]int, last)
+	out := 0
+	for start := 0; start < size; start += n {
+		f(start, n, out, step)
+		for axis := last - 1; axis >= 0; axis-- {
+			idx[axis]++
+			out += it.perAxisStride[axis]
+			if idx[axis] < it.dimensions[axis] {
+				break
+			}
+			idx[axis] = 0
+			out -= it.perAxisStride[axis] * it.dimensions[axis]
+		}
+	}
+}
+
 // Next returns the next flat index in the output.
 func (it *ReduceOutputIterator) Next() int {
 	returnIdx := it.flatIdx
@@ -319,10 +355,21 @@ func execReduceMaxGeneric[T gobackend.PODNumericConstraints](operand, output *go
 		outputFlat[outputIdx] = initialValue
 	}
 	operandFlat := operand.Flat.([]T)
-	for _, value := range operandFlat {
-		outputIdx := it.Next()
-		outputFlat[outputIdx] = max(outputFlat[outputIdx], value)
-	}
+	it.rows(len(operandFlat), func(start, n, out, step int) {
+		row := operandFlat[start : start+n]
+		if step == 0 {
+			acc := outputFlat[out]
+			for _, value := range row {
+				acc = max(acc, value)
+			}
+			outputFlat[out] = acc
+			return
+		}
+		dst := outputFlat[out : out+n]
+		for i, value := range row {
+			dst[i] = max(dst[i], value)
+		}
+	})
 	return nil
 }
 
@@ -406,10 +453,21 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 		outputFlat[outputIdx] = T(0)
 	}
 	operandFlat := operand.Flat.([]T)
-	for _, value := range operandFlat {
-		outputIdx := it.Next()
-		outputFlat[outputIdx] += value
-	}
+	it.rows(len(operandFlat), func(start, n, out, step int) {
+		row := operandFlat[start : start+n]
+		if step == 0 {
+			acc := outputFlat[out]
+			for _, value := range row {
+				acc += value
+			}
+			outputFlat[out] = acc
+			return
+		}
+		dst := outputFlat[out : out+n]
+		for i, value := range row {
+			dst[i] += value
+		}
+	})
 	return nil
 }
 

@@ -86,3 +86,39 @@ func TestIterRowsEqualsIterFlatIndices(t *testing.T) {
 		}
 	}
 }
+
+func TestReduceRowsEqualsIterator(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		rank := r.IntN(6)
+		dims := randomDims(r, rank)
+		var axes []int
+		for axis := range rank {
+			if r.IntN(2) == 0 {
+				axes = append(axes, axis)
+			}
+		}
+		size := 1
+		for _, d := range dims {
+			size *= d
+		}
+		// The output index of each operand element, by the iterator and by rows.
+		want := make([]int, size)
+		it := NewReduceOutputIterator(dims, axes)
+		for i := range want {
+			want[i] = it.Next()
+		}
+		got := make([]int, 0, size)
+		NewReduceOutputIterator(dims, axes).rows(size, func(start, n, out, step int) {
+			if start != len(got) {
+				t.Fatalf("trial %d: a row starts at %d after %d elements", trial, start, len(got))
+			}
+			for i := range n {
+				got = append(got, out+i*step)
+			}
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: reduce %v over %v: rows send elements to %v, want %v", trial, dims, axes, got, want)
+		}
+	}
+}
