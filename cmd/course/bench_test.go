@@ -60,3 +60,38 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestPeakGFLOPs(t *testing.T) {
+	peak := func(name string, g float64) benchResult {
+		return benchResult{Pkg: "backend", Name: name, Metrics: map[string]float64{"GFLOP/s": g}}
+	}
+	for _, tt := range []struct {
+		name      string
+		results   []benchResult
+		wantG     float64
+		wantCores int
+		wantUnit  string
+	}{
+		{"scalar only", []benchResult{peak("Peak/cores=1", 4.9), peak("Peak/cores=2", 8.8)}, 8.8, 2, "scalar"},
+		{"vector beats scalar", []benchResult{peak("Peak/cores=1", 4.9), peak("Peak/cores=2", 8.8),
+			peak("Peak/AVX-512,cores=1", 151), peak("Peak/AVX-512,cores=2", 300)}, 300, 2, "AVX-512"},
+		{"all cores first, whatever the unit", []benchResult{peak("Peak/AVX-512,cores=1", 151), peak("Peak/cores=2", 8.8)}, 8.8, 2, "scalar"},
+		{"no peak", []benchResult{peak("MatMul/n=64", 13)}, 0, 0, ""},
+	} {
+		g, cores, unit := peakGFLOPs(tt.results)
+		if g != tt.wantG || cores != tt.wantCores || unit != tt.wantUnit {
+			t.Errorf("%s: peakGFLOPs = %g, %d, %q; want %g, %d, %q", tt.name, g, cores, unit, tt.wantG, tt.wantCores, tt.wantUnit)
+		}
+	}
+	var b strings.Builder
+	writeBenchTable(&b, []benchResult{peak("Peak/cores=2", 8.8), peak("Peak/AVX-512,cores=2", 300),
+		{Pkg: "backend", Name: "MatMul/n=512", Metrics: map[string]float64{"ns/op": 6.77e6, "GFLOP/s": 39.65}, Units: []string{"ns/op", "GFLOP/s"}}})
+	for _, want := range []string{
+		"Peak: 300.0 GFLOP/s on 2 cores (AVX-512 float32 multiply-add",
+		"| backend.MatMul/n=512 | 6.77 ms | 39.65 | 13 % |  |", // 39.65 / 300
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -45,28 +45,42 @@ const (
 
 var sink atomic.Uint32
 
-// BenchmarkPeak measures the machine's scalar float32 peak in GFLOP/s, on
-// one core and on all of them (GOMAXPROCS goroutines). `make bench` divides
-// the other benchmarks' GFLOP/s by the all-cores figure.
+// BenchmarkPeak measures the machine's float32 peak in GFLOP/s, on one
+// core and on all of them (GOMAXPROCS goroutines): the scalar loop
+// (Peak/cores=N) and, in a SIMD build on a CPU with AVX-512, the same
+// chains on vectors (Peak/AVX-512,cores=N), which is what the SIMD build's
+// matrix kernels run on. `make bench` divides the other benchmarks'
+// GFLOP/s by the highest all-cores figure.
 func BenchmarkPeak(b *testing.B) {
-	b.Run("cores=1", func(b *testing.B) {
-		var s float32
-		for b.Loop() {
-			s += multiplyAdd(peakRounds, 0.999, 0.001)
-		}
-		sink.Store(uint32(s))
-		b.ReportMetric(float64(b.N)*peakFlops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	})
-	b.Run(fmt.Sprintf("cores=%d", runtime.GOMAXPROCS(0)), func(b *testing.B) {
-		b.RunParallel(func(pb *testing.PB) {
+	type kernel struct {
+		name  string
+		run   func(n int, m, c float32) float32
+		flops float64 // per call
+	}
+	kernels := []kernel{{"", multiplyAdd, peakFlops}}
+	if vectorPeak != "" {
+		kernels = append(kernels, kernel{vectorPeak + ",", vectorMultiplyAdd, peakFlops * vectorLanes})
+	}
+	for _, k := range kernels {
+		b.Run(k.name+"cores=1", func(b *testing.B) {
 			var s float32
-			for pb.Next() {
-				s += multiplyAdd(peakRounds, 0.999, 0.001)
+			for b.Loop() {
+				s += k.run(peakRounds, 0.999, 0.001)
 			}
 			sink.Store(uint32(s))
+			b.ReportMetric(float64(b.N)*k.flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
-		b.ReportMetric(float64(b.N)*peakFlops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	})
+		b.Run(fmt.Sprintf("%scores=%d", k.name, runtime.GOMAXPROCS(0)), func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				var s float32
+				for pb.Next() {
+					s += k.run(peakRounds, 0.999, 0.001)
+				}
+				sink.Store(uint32(s))
+			})
+			b.ReportMetric(float64(b.N)*k.flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
 }
 
 // BenchmarkMatMul measures a square float32 matrix product on the course's
