@@ -8,8 +8,9 @@ import "strings"
 // directory so that cells can import the course's packages; %goworkfix then
 // makes GoNB use the resulting go.work.
 //
-// The next two lines make a cell cost half what it would (lesson 1's 19
-// cells: 20 s to 11–12 s on a quiet 2-core machine, docs/PERFORMANCE.md).
+// The next two lines make a cell cost about half what it would (lesson 1's
+// 19 cells: 17.8 s to 11.0 s, median wall, on a quiet 2-core machine;
+// docs/PERFORMANCE.md).
 // %noautoget stops GoNB running `go get` before every cell's build (0.4 s
 // each): the workspace already provides every package a cell can import
 // (the course's, its dependencies', the standard library's), offline, at
@@ -34,9 +35,9 @@ const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_D
 // GoExperiment is the GOEXPERIMENT the course's programs are built with:
 // Go's simd experiment, without which GoMLX's compute module (v0.1.6)
 // leaves out its AVX2 and AVX-512 matrix kernels. Measured on the course's
-// 2-core AVX-512 machine, lesson 8's classifier trains in 7.5 s instead of
-// 11.8 s and lesson 10's GPT in 101–114 s instead of 164–198 s
-// (docs/PERFORMANCE.md). CPUs without AVX2 and other architectures keep
+// 2-core AVX-512 machine on 2026-11-25, before third_party/compute's
+// patch, lesson 8's classifier trained in 7.5 s instead of 11.8 s and
+// lesson 10's GPT in 101–114 s instead of 164–198 s (docs/PERFORMANCE.md). CPUs without AVX2 and other architectures keep
 // the plain kernels; lib/backend.MatMulKernels says which a program uses.
 const GoExperiment = "simd"
 

@@ -22,10 +22,8 @@ import (
 // compute reports using.
 //
 // The course builds with the experiment (the Makefile, the notebooks'
-// setup cell and the grader set GOEXPERIMENT=simd): on its 2-core
-// AVX-512 machine, lesson 8's classifier trains in 7.5 s instead of
-// 11.8 s and lesson 10's GPT in 101–114 s instead of 164–198 s
-// (docs/PERFORMANCE.md).
+// setup cell and the grader set GOEXPERIMENT=simd; internal/lesson.GoExperiment
+// in the course's tooling says why).
 //
 // Introduced in lesson 10.
 func MatMulKernels() string {
