@@ -1,0 +1,20 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+// Float32 kernels of Exp, Logistic and Tanh.
+//
+// By default they are the generic loops, which compute in float64 with the
+// math package and round once to float32. On amd64 built with
+// GOEXPERIMENT=simd, on a CPU with AVX-512 (and GOMLX_SIMD_AVX512 not set to
+// false), vecmath_avx512.go replaces them with loops that do the same float64
+// arithmetic eight lanes at a time: the operations of math.Exp's amd64
+// assembly (its FMA path, which every AVX-512 CPU takes) and of math.Tanh's
+// Go code, in the same order. Every float32 result is bit for bit the generic
+// loop's; vecmath_test.go checks it on every float32 bit pattern of a stride
+// and on the edges (zeros, the branch points, overflow, NaNs).
+var (
+	expFloat32      = execExpGeneric[float32]
+	logisticFloat32 = execLogisticGeneric[float32]
+	tanhFloat32     = execTanhGeneric[float32]
+)

@@ -1,0 +1,156 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd && amd64
+
+package ops
+
+import (
+	"simd/archsimd"
+
+	"github.com/gomlx/compute/support/envutil"
+)
+
+func init() {
+	if envutil.MustReadBool(envutil.SIMD_AVX512_Env, true) && archsimd.X86.AVX512() {
+		expFloat32 = expFloat32AVX512
+		logisticFloat32 = logisticFloat32AVX512
+		tanhFloat32 = tanhFloat32AVX512
+	}
+}
+
+// The constants of math.Exp's amd64 assembly ($GOROOT/src/math/exp_amd64.s).
+const (
+	expLog2e = 1.4426950408889634073599246810018920                  // 1/ln 2
+	expLn2U  = 0.69314718055966295651160180568695068359375           // upper half of ln 2
+	expLn2L  = 0.28235290563031577122588448175013436025525412068e-12 // lower half of ln 2
+	expC3    = 1.6666666666666666667e-1
+	expC4    = 4.1666666666666666667e-2
+	expC5    = 8.3333333333333333333e-3
+	expC6    = 1.3888888888888888889e-3
+	expC7    = 1.9841269841269841270e-4
+	expC8    = 2.4801587301587301587e-5
+
+	// Every float32 whose exp is below the smallest float32 (1.4e-45) is
+	// below expMin, and every one whose exp overflows float32 (3.4e38) is
+	// above expMax: clamping to them keeps the float32 results and keeps the
+	// lanes on the assembly's path for finite, normal float64 results.
+	expMin = -120.0
+	expMax = 100.0
+
+	// math.Tanh's constants ($GOROOT/src/math/tanh.go).
+	tanhBig = 0.5 * 8.8029691931113054295988e+01 // 0.5·MAXLOG: |x| beyond it gives ±1
+	tanhMid = 0.625                              // |x| from here on goes through Exp
+	tanhP0  = -9.64399179425052238628e-1
+	tanhP1  = -9.92877231001918586564e1
+	tanhP2  = -1.61468768441708447952e3
+	tanhQ0  = 1.12811678491632931402e2
+	tanhQ1  = 2.23548839060100448583e3
+	tanhQ2  = 4.84406305325125486048e3
+
+	signBit = 1 << 63
+)
+
+func broadcast(x float64) archsimd.Float64x8 { return archsimd.BroadcastFloat64x8(x) }
+
+// exp8 is math.Exp of eight lanes, operation for operation the FMA path of
+// math.Exp's amd64 assembly: k = round(x·log2e); r = (x − k·ln2)/16 with ln 2
+// in two parts; e^r − 1 by a Taylor polynomial; squared four times
+// (y ← y·(y+2)) to e^16r − 1; plus one; times 2^k.
+//
+// Lanes must hold numbers in [expMin, expMax] (no NaN): the assembly's
+// overflow and denormal branches are not needed for float32 results.
+func exp8(x archsimd.Float64x8) archsimd.Float64x8 {
+	k := x.Mul(broadcast(expLog2e)).RoundToEvenScaled(0) // CVTSD2SL rounds to nearest even
+	r := k.MulAdd(broadcast(-expLn2U), x)                // VFNMADD231SD: x − k·ln2U, rounded once
+	r = k.MulAdd(broadcast(-expLn2L), r)
+	r = r.Mul(broadcast(0.0625))
+	p := broadcast(expC8).MulAdd(r, broadcast(expC7)) // VFMADD213SD, as the assembly's chain
+	p = p.MulAdd(r, broadcast(expC6))
+	p = p.MulAdd(r, broadcast(expC5))
+	p = p.MulAdd(r, broadcast(expC4))
+	p = p.MulAdd(r, broadcast(expC3))
+	p = p.MulAdd(r, broadcast(0.5))
+	p = p.MulAdd(r, broadcast(1))
+	two := broadcast(2)
+	y := r.Mul(p) // e^r − 1
+	y = y.Mul(y.Add(two))
+	y = y.Mul(y.Add(two))
+	y = y.Mul(y.Add(two))
+	y = y.Add(two).MulAdd(y, broadcast(1)) // e^16r, the last step fused with the +1
+	return y.Scale(k)                      // exact: the result is a normal float64
+}
+
+// expClamped is exp8 of x clamped to [expMin, expMax], with NaN lanes
+// returned as they are (math.Exp returns a NaN argument).
+func expClamped(x archsimd.Float64x8) archsimd.Float64x8 {
+	nan := x.IsNaN()
+	c := x.Max(broadcast(expMin)).Min(broadcast(expMax))
+	return x.Merge(exp8(c), nan)
+}
+
+func abs8(x archsimd.Float64x8) archsimd.Float64x8 {
+	return x.AsUint64x8().And(archsimd.BroadcastUint64x8(signBit - 1)).AsFloat64x8()
+}
+
+func neg8(x archsimd.Float64x8) archsimd.Float64x8 {
+	return x.AsUint64x8().Xor(archsimd.BroadcastUint64x8(signBit)).AsFloat64x8()
+}
+
+// float32x8 calls f on inputs eight at a time, widened to float64, and rounds
+// its results to float32; the last len%8 elements go through tail.
+func float32x8(inputs, outputs []float32, f func(archsimd.Float64x8) archsimd.Float64x8, tail func(inputs, outputs []float32)) {
+	n := len(inputs) &^ 7
+	for i := 0; i < n; i += 8 {
+		x := archsimd.LoadFloat32x8Slice(inputs[i : i+8]).ConvertToFloat64()
+		f(x).ConvertToFloat32().StoreSlice(outputs[i : i+8])
+	}
+	tail(inputs[n:], outputs[n:len(inputs)])
+}
+
+func expFloat32AVX512(inputs, outputs []float32) {
+	float32x8(inputs, outputs, expClamped, execExpGeneric[float32])
+}
+
+// logistic8 is execLogisticGeneric's arithmetic: 1/(1+e^−x) for x ≥ 0 and
+// e^x/(1+e^x) otherwise. Both take e^−|x|, except a NaN, which passes as it is.
+func logistic8(x archsimd.Float64x8) archsimd.Float64x8 {
+	one := broadcast(1)
+	nonNeg := x.GreaterEqual(broadcast(0))
+	e := expClamped(neg8(x).Merge(x, nonNeg)) // −x where x ≥ 0, else x (NaN included)
+	d := one.Add(e)
+	return one.Div(d).Merge(e.Div(d), nonNeg)
+}
+
+func logisticFloat32AVX512(inputs, outputs []float32) {
+	float32x8(inputs, outputs, logistic8, execLogisticGeneric[float32])
+}
+
+// tanh8 is math.Tanh's arithmetic with its three branches computed for every
+// lane and chosen per lane: ±1 beyond tanhBig; 1 − 2/(e^2|x|+1), signed, from
+// tanhMid; a rational polynomial below it (and x itself at ±0).
+func tanh8(x archsimd.Float64x8) archsimd.Float64x8 {
+	one := broadcast(1)
+	z := abs8(x)
+	negative := x.Less(broadcast(0))
+
+	// |x| < 0.625: x + x·s·P(s)/Q(s), s = x².
+	s := x.Mul(x)
+	num := broadcast(tanhP0).Mul(s).Add(broadcast(tanhP1)).Mul(s).Add(broadcast(tanhP2))
+	den := s.Add(broadcast(tanhQ0)).Mul(s).Add(broadcast(tanhQ1)).Mul(s).Add(broadcast(tanhQ2))
+	small := x.Add(x.Mul(s).Mul(num).Div(den))
+
+	// 0.625 ≤ |x| ≤ tanhBig: 1 − 2/(e^2|x| + 1), with x's sign.
+	e := expClamped(z.Add(z))
+	mid := one.Sub(broadcast(2).Div(e.Add(one)))
+	mid = neg8(mid).Merge(mid, negative)
+
+	big := broadcast(-1).Merge(one, negative)
+
+	t := mid.Merge(small, z.GreaterEqual(broadcast(tanhMid)))
+	t = big.Merge(t, z.Greater(broadcast(tanhBig)))
+	return x.Merge(t, x.Equal(broadcast(0))) // ±0 as it came
+}
+
+func tanhFloat32AVX512(inputs, outputs []float32) {
+	float32x8(inputs, outputs, tanh8, execTanhGeneric[float32])
+}
