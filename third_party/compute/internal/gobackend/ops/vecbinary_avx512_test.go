@@ -1,0 +1,124 @@
+// Tests of the attention-in-go course's patch: the AVX-512 float32 executors
+// of Add, Sub, Mul and Div give, bit for bit, the generated executors'
+// results.
+
+//go:build goexperiment.simd && amd64
+
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"simd/archsimd"
+	"slices"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// randomFloat32s returns n numbers, mostly ordinary, some of them zeros,
+// infinities, NaNs and subnormals.
+func randomFloat32s(r *rand.Rand, n int) []float32 {
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0x7fc12345), 1e-40, -3e-39, math.MaxFloat32, 1}
+	x := make([]float32, n)
+	for i := range x {
+		if r.IntN(10) == 0 {
+			x[i] = special[r.IntN(len(special))]
+		} else {
+			x[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
+		}
+	}
+	return x
+}
+
+func TestVecBinaryFloat32(t *testing.T) {
+	if !archsimd.X86.AVX512() {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	b, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := b.(*gobackend.Backend)
+	defer backend.Finalize()
+	buffer := func(shape shapes.Shape, flat []float32) *gobackend.Buffer {
+		buf, err := backend.BufferFromFlatData(0, slices.Clone(flat), shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.(*gobackend.Buffer)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 1500 {
+		rank := r.IntN(5)
+		tgt := randomDims(r, rank)
+		if rank > 0 && r.IntN(2) == 0 {
+			tgt[rank-1] = 1 + r.IntN(70) // rows of several vectors, with and without a tail
+		}
+		lhs, rhs := slices.Clone(tgt), slices.Clone(tgt)
+		for i := range tgt {
+			switch r.IntN(4) {
+			case 0:
+				lhs[i] = 1
+			case 1:
+				rhs[i] = 1
+			}
+		}
+		switch r.IntN(8) {
+		case 0:
+			lhs = nil // a scalar
+		case 1:
+			rhs = nil
+		}
+		lShape, rShape := shapes.Make(dtypes.Float32, lhs...), shapes.Make(dtypes.Float32, rhs...)
+		a, c := randomFloat32s(r, lShape.Size()), randomFloat32s(r, rShape.Size())
+		node := &gobackend.Node{Shape: shapes.Make(dtypes.Float32, tgt...)}
+		for _, op := range binaryOpsFloat32 {
+			// Donated operands too: the output may then be an operand's buffer.
+			owned := []bool{r.IntN(2) == 0, r.IntN(2) == 0}
+			want, err := op.generic(backend, node, []*gobackend.Buffer{buffer(lShape, a), buffer(rShape, c)}, slices.Clone(owned))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := op.kernel.executor(op.generic)(backend, node, []*gobackend.Buffer{buffer(lShape, a), buffer(rShape, c)}, slices.Clone(owned))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, w := got.Flat.([]float32), want.Flat.([]float32)
+			if !slices.Equal(got.RawShape.Dimensions, want.RawShape.Dimensions) || len(g) != len(w) {
+				t.Fatalf("trial %d: %s of %v and %v: shape %v, want %v", trial, op.opType, lhs, rhs, got.RawShape, want.RawShape)
+			}
+			for i := range w {
+				if math.Float32bits(g[i]) != math.Float32bits(w[i]) {
+					t.Fatalf("trial %d: %s of %v and %v (owned %v): element %d is %g, want %g", trial, op.opType, lhs, rhs, owned, i, g[i], w[i])
+				}
+			}
+		}
+	}
+}
+
+// TestVecBinaryFloat32OtherDTypes checks that other dtypes reach the generated
+// executors.
+func TestVecBinaryFloat32OtherDTypes(t *testing.T) {
+	b, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := b.(*gobackend.Backend)
+	defer backend.Finalize()
+	shape := shapes.Make(dtypes.Int32, 3)
+	x, _ := backend.BufferFromFlatData(0, []int32{7, -9, 100}, shape)
+	y, _ := backend.BufferFromFlatData(0, []int32{2, 4, -7}, shape)
+	div := binaryOpsFloat32[3]
+	got, err := div.kernel.executor(div.generic)(backend, &gobackend.Node{Shape: shape},
+		[]*gobackend.Buffer{x.(*gobackend.Buffer), y.(*gobackend.Buffer)}, []bool{false, false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{3, -2, -14}; !slices.Equal(got.Flat.([]int32), want) {
+		t.Fatalf("int32 Div = %v, want %v", got.Flat, want)
+	}
+}
