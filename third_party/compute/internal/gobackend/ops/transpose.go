@@ -4,6 +4,7 @@ package ops
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -226,11 +227,20 @@ func transposeRows[T any](operandFlat, outputFlat []T, it *TransposeIterator) {
 	// along last, columns written along inner, tile by tile.
 	const tile = 16
 	m, inStride := dims[inner], inStrides[inner]
+	var in32, out32 []uint32 // 4-byte elements as such, for transposeTile32
+	if transposeTile32 != nil && unsafe.Sizeof(operandFlat[0]) == 4 {
+		in32 = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(operandFlat))), len(operandFlat))
+		out32 = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(outputFlat))), len(outputFlat))
+	}
 	for {
 		for i0 := 0; i0 < m; i0 += tile {
 			i1 := min(i0+tile, m)
 			for j0 := 0; j0 < n; j0 += tile {
 				j1 := min(j0+tile, n)
+				if in32 != nil && i1-i0 == tile && j1-j0 == tile {
+					transposeTile32(in32[inBase+i0*inStride+j0:], inStride, out32[outBase+j0*stride+i0:], stride)
+					continue
+				}
 				for j := j0; j < j1; j++ {
 					in := inBase + j
 					out := outBase + j*stride
@@ -245,3 +255,8 @@ func transposeRows[T any](operandFlat, outputFlat []T, it *TransposeIterator) {
 		}
 	}
 }
+
+// transposeTile32, when set (transpose_avx512.go), transposes one 16 × 16
+// tile of 4-byte elements: out[j·outStride+i] = in[i·inStride+j] for i, j <
+// 16.
+var transposeTile32 func(in []uint32, inStride int, out []uint32, outStride int)
