@@ -60,18 +60,20 @@ func New() (b compute.Backend, err error) {
 }
 
 // DefaultConfig is the backend used when GOMLX_BACKEND is not set: the
-// pure-Go backend running the operations of a graph one after the other
-// ("ops_sequential"); each large matrix product still uses every core.
+// pure-Go backend with its own default, which runs the independent
+// operations of a graph at the same time on a pool of workers when that
+// graph is the only one running (a single training), and one after the
+// other when several are (trainings side by side, each on its core).
 //
-// The pure-Go backend of GoMLX compute v0.1.6 otherwise runs independent
-// operations at the same time on a pool of 2 × GOMAXPROCS workers, and a
-// matrix product that splits itself over the pool waits for a free
-// worker while holding one. When every worker runs such a product they
-// all wait, for ever: lesson 09's Transformer, whose encoder and decoder
-// run side by side, stopped this way within a few hundred training steps
-// on two cores (and at once when reading 250 dates in one batch). One
-// operation at a time cannot wait on itself; on two cores it trained no
-// slower.
+// GoMLX compute v0.1.6 could deadlock there: a matrix product that splits
+// itself over the pool waited for a free worker while holding one, and
+// when every worker ran such a product they all waited for ever (lesson
+// 09's Transformer stopped this way within a few hundred training steps).
+// The course's copy of compute (third_party/compute) runs the product's
+// work in the waiting worker instead. Until then the default was
+// "go:ops_sequential"; at the same training losses, bit for bit, running
+// independent operations in parallel took 100 training steps of lesson
+// 10's GPT from 8.6–9.2 s to 5.9–7.4 s (docs/PERFORMANCE.md).
 //
 // Introduced in lesson 09.
-const DefaultConfig = "go:ops_sequential"
+const DefaultConfig = "go"

@@ -5,57 +5,63 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
-// Without GOMLX_BACKEND the backend is DefaultConfig's; a graph of many
-// independent batched matrix products, each large enough to split over
-// the workers, finishes. Run in parallel ("go" alone), such products
-// wait on each other for ever: BACKEND_DEADLOCK=go shows it.
-func TestDefaultRunsParallelProducts(t *testing.T) {
-	t.Setenv("GOMLX_BACKEND", "")
-	os.Unsetenv("GOMLX_BACKEND")
-	if c := os.Getenv("BACKEND_DEADLOCK"); c != "" {
-		t.Setenv("GOMLX_BACKEND", c)
-	}
-	b, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		exec, err := graph.NewExec(b, func(x *graph.Node) *graph.Node {
-			var sum *graph.Node
-			for i := range 8 {
-				y := graph.Einsum("bij,bjk->bik", graph.AddScalar(x, float64(i)), x) // Shape: [256, 16, 16]
-				if sum == nil {
-					sum = y
-				} else {
-					sum = graph.Add(sum, y)
+// A graph of many independent batched matrix products, each large enough to
+// split over the workers, finishes when its operations run in parallel: with
+// DefaultConfig, and with parallel execution forced. GoMLX compute v0.1.6's
+// products waited on each other for ever here (both cases hang without
+// third_party/compute's change to workerspool.Pool.Saturate).
+func TestParallelProductsFinish(t *testing.T) {
+	for _, config := range []string{"", "go:ops_parallel"} {
+		t.Run("GOMLX_BACKEND="+config, func(t *testing.T) {
+			t.Setenv(compute.ConfigEnvVar, config)
+			if config == "" {
+				os.Unsetenv(compute.ConfigEnvVar)
+			}
+			b, err := New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Finalize()
+			done := make(chan error, 1)
+			go func() {
+				exec, err := graph.NewExec(b, func(x *graph.Node) *graph.Node {
+					var sum *graph.Node
+					for i := range 8 {
+						y := graph.Einsum("bij,bjk->bik", graph.AddScalar(x, float64(i)), x) // Shape: [256, 16, 16]
+						if sum == nil {
+							sum = y
+						} else {
+							sum = graph.Add(sum, y)
+						}
+					}
+					return graph.ReduceAllSum(sum)
+				})
+				if err != nil {
+					done <- err
+					return
 				}
+				for range 20 {
+					x := tensors.FromFlatDataAndDimensions(make([]float32, 256*16*16), 256, 16, 16)
+					if _, err := exec.Call(x); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatal("20 runs of 8 parallel matrix products did not finish in 2 minutes: the backend deadlocked")
 			}
-			return graph.ReduceAllSum(sum)
 		})
-		if err != nil {
-			done <- err
-			return
-		}
-		for range 20 {
-			x := tensors.FromFlatDataAndDimensions(make([]float32, 256*16*16), 256, 16, 16)
-			if _, err := exec.Call(x); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- nil
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatal("20 runs of 8 parallel matrix products did not finish in 2 minutes: the backend deadlocked")
 	}
 }

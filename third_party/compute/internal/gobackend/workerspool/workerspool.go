@@ -143,7 +143,8 @@ func (w *Pool) StartIfAvailable(task func()) bool {
 // As soon as any task finishes, it indicates there is no more need for more task, and it
 // immediately stops spawning new tasks.
 //
-// It returns when all started tasks have finished.
+// It returns when all started tasks have finished. When no worker is free as it
+// is called, it runs one task itself, in the caller's goroutine.
 func (w *Pool) Saturate(task func()) {
 	if w.maxParallelism == 0 {
 		task()
@@ -164,6 +165,16 @@ func (w *Pool) Saturate(task func()) {
 	for !doneFanningOut.Load() {
 		// Check global limits and local limits (for unlimited pool)
 		if (w.IsUnlimited() && started >= limit) || (!w.IsUnlimited() && w.lockedIsFull()) {
+			if started == 0 {
+				// No worker is free and none works for this call: do the work
+				// here. (Patched in by the attention-in-go course: waiting
+				// instead deadlocked when every worker ran an operation that
+				// called Saturate, as the matrix products do when the backend
+				// runs a graph's operations in parallel.)
+				w.mu.Unlock()
+				task()
+				return
+			}
 			w.cond.Wait()
 			// If we woke up because a task finished (signaled), we need to check if we are done.
 			if doneFanningOut.Load() {
