@@ -60,20 +60,20 @@ func New() (b compute.Backend, err error) {
 }
 
 // DefaultConfig is the backend used when GOMLX_BACKEND is not set: the
-// pure-Go backend with its own default, which runs the independent
-// operations of a graph at the same time on a pool of workers when that
-// graph is the only one running (a single training), and one after the
-// other when several are (trainings side by side, each on its core).
+// pure-Go backend running the operations of a graph one after the other
+// ("ops_sequential"); each large matrix product still uses every core.
 //
-// GoMLX compute v0.1.6 could deadlock there: a matrix product that splits
-// itself over the pool waited for a free worker while holding one, and
-// when every worker ran such a product they all waited for ever (lesson
-// 09's Transformer stopped this way within a few hundred training steps).
-// The course's copy of compute (third_party/compute) runs the product's
-// work in the waiting worker instead. Until then the default was
-// "go:ops_sequential"; at the same training losses, bit for bit, running
-// independent operations in parallel took 100 training steps of lesson
-// 10's GPT from 8.6–9.2 s to 5.9–7.4 s (docs/PERFORMANCE.md).
+// The backend's own default ("go") runs the independent operations of a
+// graph at the same time on a pool of workers when that graph is the only
+// one running. On the course's two cores that made lesson 10's GPT train
+// faster (100 steps 8.6–9.2 s → 5.9–7.4 s) but the lessons that train
+// small models side by side slower (each of lesson 07's four models 10.5–
+// 13.9 s → 15.1–19.3 s), with the same results bit for bit; see
+// docs/PERFORMANCE.md. In GoMLX compute v0.1.6 it could also deadlock: a
+// matrix product that splits itself over the pool waited for a free
+// worker while holding one, and lesson 09's Transformer stopped that way
+// within a few hundred steps. The course's copy of compute
+// (third_party/compute) fixes that, so GOMLX_BACKEND=go is safe.
 //
 // Introduced in lesson 09.
-const DefaultConfig = "go"
+const DefaultConfig = "go:ops_sequential"
