@@ -49,11 +49,11 @@ check-notebooks: ## Fail if a committed notebook differs from what lessons/ buil
 test: SETUP_FLAGS += --browser --grader
 test: setup test-go check-notebooks test-notebooks test-exercises test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
 	@echo
-	@echo "make test: all checks passed."
+	@echo "make test: all checks passed.  [$$(date +%T)]"
 
 test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests)
 	@echo
-	@echo "==> gofmt, go vet, staticcheck, go test ./..."
+	@echo "==> gofmt, go vet, staticcheck, go test ./...  [$$(date +%T)]"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './third_party/*')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	@go vet ./...
@@ -67,12 +67,12 @@ test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and gold
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo
-	@echo "==> Running the notebooks headless through Jupyter and GoNB"
+	@echo "==> Running the notebooks headless through Jupyter and GoNB  [$$(date +%T)]"
 	@go run ./cmd/course run -j $(JOBS)
 
 test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no crash) headless through GoNB
 	@echo
-	@echo "==> Running the solution and exercise notebooks headless"
+	@echo "==> Running the solution and exercise notebooks headless  [$$(date +%T)]"
 	@go run ./cmd/course run -j $(JOBS) solutions/*.ipynb exercises/*.ipynb
 
 grade: SETUP_FLAGS += --grader
@@ -83,7 +83,7 @@ grade: setup ## Grade a class in the sandbox: make grade SUBMISSIONS=DIR (gradeb
 test-browser: SETUP_FLAGS += --browser
 test-browser: setup ## Run lesson 1 and the widget notebooks in Jupyter in headless Chromium; screenshots in build/browser/
 	@echo
-	@echo "==> Running notebooks in Jupyter Notebook in headless Chromium (screenshots in build/browser/)"
+	@echo "==> Running notebooks in Jupyter Notebook in headless Chromium (screenshots in build/browser/)  [$$(date +%T)]"
 	@COURSE_BROWSER_TEST=1 go test -count=1 -timeout 5m -v -run '^TestNotebooksInBrowser$$' ./internal/browser
 
 site: setup ## Build the static HTML edition in build/site/: every notebook executed, with its figures

@@ -180,6 +180,10 @@ func testLesson(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 
 // testSlider runs the notebook name, whose cells show a GoNB slider and a
 // plot, moves the first slider and checks that an image changes.
+// gonbCommFailed is what GoNB's script in the page logs when the kernel did
+// not acknowledge its widgets' connection within its 500 ms.
+const gonbCommFailed = "comm_open_ack not received in time"
+
 // sliderWait is how long one run of a widget notebook may take to show its
 // slider and picture (a few seconds when all is well).
 const sliderWait = 60 * time.Second
@@ -215,16 +219,26 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 		return false
 	}
 	for attempt := 1; ; attempt++ {
+		// GoNB's script logs when its connection failed: no need to wait
+		// out sliderWait then.
+		logged := len(page.Console())
+		commFailed := func() bool {
+			return slices.ContainsFunc(page.Console()[logged:], func(line string) bool {
+				return strings.Contains(line, gonbCommFailed)
+			})
+		}
 		if err = page.StartRunAll(); err != nil {
 			t.Fatal(err)
 		}
 		wait, cancel := context.WithTimeout(ctx, sliderWait)
 		pr, err = page.WaitUntil(wait, "a slider and an image", func(pr Progress) bool {
-			return pr.Sliders > 0 && pr.Rendered > 0
+			return pr.Sliders > 0 && pr.Rendered > 0 || commFailed()
 		})
 		cancel()
 		problem := ""
 		switch {
+		case commFailed():
+			problem = "GoNB's widgets could not connect to the kernel (" + gonbCommFailed + ")"
 		case err != nil || pr.Errors > 0 || pr.Sliders == 0:
 			problem = fmt.Sprintf("no slider with an image: %v (%v)", err, pr)
 		default:
@@ -237,11 +251,13 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 				if before, err = page.Images(); err != nil {
 					t.Fatal(err)
 				}
-				if ownImage() || !time.Now().Before(deadline) || ctx.Err() != nil {
+				if ownImage() || !time.Now().Before(deadline) || ctx.Err() != nil || commFailed() {
 					break
 				}
 			}
-			if !ownImage() {
+			if commFailed() && !ownImage() {
+				problem = "GoNB's widgets could not connect to the kernel (" + gonbCommFailed + ")"
+			} else if !ownImage() {
 				problem = fmt.Sprintf("the cell of slider %s shows no picture within %v; images: %s", s.ID, sliderWait/2, describe(before))
 			}
 		}
