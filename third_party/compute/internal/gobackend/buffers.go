@@ -262,6 +262,13 @@ func fillBufferGeneric[T SupportedTypesConstraints](b *Buffer, valueAny any) {
 		value = valueAny.(T) //nolint:errcheck
 	}
 	flat := b.Flat.([]T) //nolint:errcheck
+	if valueAny == nil {
+		// (Patched in by the attention-in-go course: clear is a memclr; the
+		// loop stored the zero an element at a time, a twentieth of a small
+		// model's training step.)
+		clear(flat)
+		return
+	}
 	for i := range flat {
 		flat[i] = value
 	}

@@ -1,6 +1,6 @@
-// Tests of the attention-in-go course's patch: the row loops of Transpose
-// and of the broadcast binary ops visit exactly what the per-element
-// iterators visit.
+// Tests of the attention-in-go course's patch: the row loops of Transpose,
+// of the broadcast binary ops, of the reductions and of Slice visit exactly
+// what the per-element iterators visit.
 
 package ops
 
@@ -119,6 +119,44 @@ func TestReduceRowsEqualsIterator(t *testing.T) {
 		})
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: reduce %v over %v: rows send elements to %v, want %v", trial, dims, axes, got, want)
+		}
+	}
+}
+
+func TestSliceRowsEqualsElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 3000 {
+		rank := 1 + r.IntN(4)
+		dims := randomDims(r, rank)
+		dims[rank-1] = 1 + r.IntN(40)
+		params := &sliceNode{starts: make([]int, rank), limits: make([]int, rank), strides: make([]int, rank)}
+		outDims := make([]int, rank)
+		for axis, d := range dims {
+			start := r.IntN(d)
+			limit := start + 1 + r.IntN(d-start)
+			stride := 1
+			if axis < rank-1 {
+				stride = 1 + r.IntN(3)
+			}
+			params.starts[axis], params.limits[axis], params.strides[axis] = start, limit, stride
+			outDims[axis] = (limit - start + stride - 1) / stride
+		}
+		shape := shapes.Make(dtypes.Float32, dims...)
+		in := make([]float32, shape.Size())
+		for i := range in {
+			in[i] = float32(i)
+		}
+		size := 1
+		for _, d := range outDims {
+			size *= d
+		}
+		want := make([]float32, size)
+		got := make([]float32, size)
+		sliceElements(in, want, shape, outDims, params)
+		sliceRows(in, got, shape, outDims, params)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: slice of %v from %v to %v by %v: rows give %v, want %v",
+				trial, dims, params.starts, params.limits, params.strides, got, want)
 		}
 	}
 }
