@@ -45,7 +45,7 @@ func avx512SmallFloat32Parallel( //alt:f32
 				//alt:f64 avx512SmallFloat64(
 				lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 		} else {
-			avx512SmallFloat32Transposed( //alt:f32
+			avx512SmallFloat32TransposedCols4( //alt:f32
 				//alt:bf16 avx512SmallBFloat16Transposed(
 				//alt:f16 avx512SmallFloat16Transposed(
 				//alt:f64 avx512SmallFloat64Transposed(
@@ -75,7 +75,7 @@ func avx512SmallFloat32Parallel( //alt:f32
 					//alt:f64 avx512SmallFloat64(
 					lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			} else {
-				avx512SmallFloat32Transposed( //alt:f32
+				avx512SmallFloat32TransposedCols4( //alt:f32
 					//alt:bf16 avx512SmallBFloat16Transposed(
 					//alt:f16 avx512SmallFloat16Transposed(
 					//alt:f64 avx512SmallFloat64Transposed(
