@@ -178,8 +178,6 @@ func testLesson(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	}
 }
 
-// testSlider runs the notebook name, whose cells show a GoNB slider and a
-// plot, moves the first slider and checks that an image changes.
 // gonbCommFailed is what GoNB's script in the page logs when the kernel did
 // not acknowledge its widgets' connection within its 500 ms.
 const gonbCommFailed = "comm_open_ack not received in time"
@@ -188,6 +186,8 @@ const gonbCommFailed = "comm_open_ack not received in time"
 // slider and picture (a few seconds when all is well).
 const sliderWait = 60 * time.Second
 
+// testSlider runs the notebook name, whose cells show a GoNB slider and a
+// plot, moves the first slider and checks that an image changes.
 func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyter, name, out string) {
 	start := time.Now()
 	page, err := OpenNotebook(ctx, chrome, jup.NotebookURL(name))
@@ -236,9 +236,10 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 		})
 		cancel()
 		problem := ""
+		const noConnection = "GoNB's widgets could not connect to the kernel (" + gonbCommFailed + ")"
 		switch {
 		case commFailed():
-			problem = "GoNB's widgets could not connect to the kernel (" + gonbCommFailed + ")"
+			problem = noConnection
 		case err != nil || pr.Errors > 0 || pr.Sliders == 0:
 			problem = fmt.Sprintf("no slider with an image: %v (%v)", err, pr)
 		default:
@@ -256,7 +257,7 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 				}
 			}
 			if commFailed() && !ownImage() {
-				problem = "GoNB's widgets could not connect to the kernel (" + gonbCommFailed + ")"
+				problem = noConnection
 			} else if !ownImage() {
 				problem = fmt.Sprintf("the cell of slider %s shows no picture within %v; images: %s", s.ID, sliderWait/2, describe(before))
 			}

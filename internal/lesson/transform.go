@@ -37,8 +37,9 @@ const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_D
 // leaves out its AVX2 and AVX-512 matrix kernels. Measured on the course's
 // 2-core AVX-512 machine on 2026-11-25, before third_party/compute's
 // patch, lesson 8's classifier trained in 7.5 s instead of 11.8 s and
-// lesson 10's GPT in 101–114 s instead of 164–198 s (docs/PERFORMANCE.md). CPUs without AVX2 and other architectures keep
-// the plain kernels; lib/backend.MatMulKernels says which a program uses.
+// lesson 10's GPT in 101–114 s instead of 164–198 s (docs/PERFORMANCE.md).
+// CPUs without AVX2 and other architectures keep the plain kernels;
+// lib/backend.MatMulKernels says which a program uses.
 const GoExperiment = "simd"
 
 // A Transform rewrites a lesson's cells for one output flavour: it returns

@@ -96,9 +96,9 @@ func neg8(x archsimd.Float64x8) archsimd.Float64x8 {
 	return x.AsUint64x8().Xor(archsimd.BroadcastUint64x8(signBit)).AsFloat64x8()
 }
 
-// float32x8 calls f on inputs eight at a time, widened to float64, and rounds
+// viaFloat64x8 calls f on inputs eight at a time, widened to float64, and rounds
 // its results to float32; the last len%8 elements go through tail.
-func float32x8(inputs, outputs []float32, f func(archsimd.Float64x8) archsimd.Float64x8, tail func(inputs, outputs []float32)) {
+func viaFloat64x8(inputs, outputs []float32, f func(archsimd.Float64x8) archsimd.Float64x8, tail func(inputs, outputs []float32)) {
 	n := len(inputs) &^ 7
 	for i := 0; i < n; i += 8 {
 		x := archsimd.LoadFloat32x8Slice(inputs[i : i+8]).ConvertToFloat64()
@@ -108,7 +108,7 @@ func float32x8(inputs, outputs []float32, f func(archsimd.Float64x8) archsimd.Fl
 }
 
 func expFloat32AVX512(inputs, outputs []float32) {
-	float32x8(inputs, outputs, expClamped, execExpGeneric[float32])
+	viaFloat64x8(inputs, outputs, expClamped, execExpGeneric[float32])
 }
 
 // logistic8 is execLogisticGeneric's arithmetic: 1/(1+e^−x) for x ≥ 0 and
@@ -122,7 +122,7 @@ func logistic8(x archsimd.Float64x8) archsimd.Float64x8 {
 }
 
 func logisticFloat32AVX512(inputs, outputs []float32) {
-	float32x8(inputs, outputs, logistic8, execLogisticGeneric[float32])
+	viaFloat64x8(inputs, outputs, logistic8, execLogisticGeneric[float32])
 }
 
 // tanh8 is math.Tanh's arithmetic with its three branches computed for every
@@ -152,5 +152,5 @@ func tanh8(x archsimd.Float64x8) archsimd.Float64x8 {
 }
 
 func tanhFloat32AVX512(inputs, outputs []float32) {
-	float32x8(inputs, outputs, tanh8, execTanhGeneric[float32])
+	viaFloat64x8(inputs, outputs, tanh8, execTanhGeneric[float32])
 }
