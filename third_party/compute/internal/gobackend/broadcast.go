@@ -73,6 +73,34 @@ func (bi *BroadcastIterator) IterFlatIndices() iter.Seq2[int, int] {
 	}
 }
 
+// BroadcastRow is a run of a broadcast's target: the N elements from Tgt on
+// (contiguous) are read from the source at Src, Src+Step, … (Step is 1, or 0
+// where the source is broadcast along the row).
+type BroadcastRow struct {
+	Src, Tgt, N, Step int
+}
+
+// IterRows iterates over the same indices as [BroadcastIterator.IterFlatIndices],
+// in the same order, a row at a time (rows as in [ZipIterator.IterRows]), so
+// that a broadcast is a copy or a fill per row, not a call per element.
+//
+// (Patched in by the attention-in-go course: broadcasting an attention mask
+// element by element took a fifth of a masked attention.)
+func (bi *BroadcastIterator) IterRows() iter.Seq[BroadcastRow] {
+	zi := &ZipIterator{
+		tgtSize: bi.tgtSize, tgtDims: bi.tgtDims,
+		lhsStrides: bi.srcStrides, rhsStrides: bi.srcStrides,
+		lhsIsBroadcast: bi.isBroadcast, rhsIsBroadcast: bi.isBroadcast,
+	}
+	return func(yield func(BroadcastRow) bool) {
+		for row := range zi.IterRows() {
+			if !yield(BroadcastRow{Src: row.LHS, Tgt: row.Tgt, N: row.N, Step: row.LHSStep}) {
+				return
+			}
+		}
+	}
+}
+
 // ZippedIndices of two BroadcastIterators.
 type ZippedIndices struct {
 	LHSFlatIdx, RHSFlatIdx int

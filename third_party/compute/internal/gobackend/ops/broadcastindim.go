@@ -227,8 +227,14 @@ func execBroadcastInDimGeneric[T gobackend.SupportedTypesConstraints](
 		return
 	}
 
-	// Arbitrary broadcasting using the flexible but slower broadcast iterator:
-	for operandFlatIdx, outputFlatIdx := range iter.IterFlatIndices() {
-		outputFlat[outputFlatIdx] = operandFlat[operandFlatIdx]
+	// Arbitrary broadcasting, a row at a time: a copy where the operand runs
+	// along the row, a fill where it is broadcast along it.
+	for row := range iter.IterRows() {
+		dst := outputFlat[row.Tgt : row.Tgt+row.N]
+		if row.Step == 1 {
+			copy(dst, operandFlat[row.Src:row.Src+row.N])
+		} else {
+			xslices.FillSlice(dst, operandFlat[row.Src])
+		}
 	}
 }

@@ -284,6 +284,23 @@ func (it *ReduceOutputIterator) rows(size int, f func(start, n, out, step int)) 
 	}
 }
 
+// lastAxisOnly returns the last axis's dimension if it is the one axis
+// reduced (then row r of the operand goes to output r), or 0.
+//
+// (Patched in by the attention-in-go course, for reduce_avx512.go.)
+func (it *ReduceOutputIterator) lastAxisOnly() int {
+	last := len(it.dimensions) - 1
+	if last < 0 || it.perAxisStride[last] != 0 {
+		return 0
+	}
+	for axis := range last {
+		if it.perAxisStride[axis] == 0 {
+			return 0
+		}
+	}
+	return it.dimensions[last]
+}
+
 // Next returns the next flat index in the output.
 func (it *ReduceOutputIterator) Next() int {
 	returnIdx := it.flatIdx

@@ -87,6 +87,35 @@ func TestIterRowsEqualsIterFlatIndices(t *testing.T) {
 	}
 }
 
+func TestBroadcastRowsEqualsIterFlatIndices(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		rank := r.IntN(6)
+		tgt := randomDims(r, rank)
+		src := slices.Clone(tgt)
+		for i := range src {
+			if r.IntN(2) == 0 {
+				src[i] = 1
+			}
+		}
+		bi := gobackend.NewBroadcastIterator(shapes.Make(dtypes.Float32, src...), shapes.Make(dtypes.Float32, tgt...))
+		var want, got [][2]int
+		for si, ti := range bi.IterFlatIndices() {
+			want = append(want, [2]int{si, ti})
+		}
+		for row := range bi.IterRows() {
+			si := row.Src
+			for ti := row.Tgt; ti < row.Tgt+row.N; ti++ {
+				got = append(got, [2]int{si, ti})
+				si += row.Step
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %v → %v: rows visit %v, want %v", trial, src, tgt, got, want)
+		}
+	}
+}
+
 func TestReduceRowsEqualsIterator(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := range 2000 {

@@ -56,7 +56,7 @@ func avx512SmallFloat32TransposedCols4(lhs, rhs []float32, batchStart, batchCoun
 				r := rb[col*k : (col+1)*k]
 				acc := archsimd.BroadcastFloat32x16(0)
 				for i := 0; i < vecEnd; i += 16 {
-					acc = archsimd.LoadFloat32x16Slice(l[i : i+16]).MulAdd(archsimd.LoadFloat32x16Slice(r[i:i+16]), acc)
+					acc = archsimd.LoadFloat32x16Slice(l[i:i+16]).MulAdd(archsimd.LoadFloat32x16Slice(r[i:i+16]), acc)
 				}
 				res := avx512ReduceSumFloat32x16(acc)
 				for i := vecEnd; i < k; i++ {
