@@ -170,7 +170,7 @@ func execSign(backend *gobackend.Backend, node *gobackend.Node, inputs []*goback
 	case dtypes.Uint64:
 		execSignForUnsignedGeneric(input.Flat.([]uint64), output.Flat.([]uint64))
 	case dtypes.Float32:
-		execSignGeneric(input.Flat.([]float32), output.Flat.([]float32))
+		signFloat32(input.Flat.([]float32), output.Flat.([]float32))
 	case dtypes.Float64:
 		execSignGeneric(input.Flat.([]float64), output.Flat.([]float64))
 	case dtypes.BFloat16:

@@ -22,4 +22,5 @@ var (
 	expFloat32      = execExpGeneric[float32]
 	logisticFloat32 = execLogisticGeneric[float32]
 	tanhFloat32     = execTanhGeneric[float32]
+	signFloat32     = execSignGeneric[float32]
 )

@@ -15,6 +15,7 @@ func init() {
 		expFloat32 = expFloat32AVX512
 		logisticFloat32 = logisticFloat32AVX512
 		tanhFloat32 = tanhFloat32AVX512
+		signFloat32 = signFloat32AVX512
 	}
 }
 
@@ -153,4 +154,17 @@ func tanh8(x archsimd.Float64x8) archsimd.Float64x8 {
 
 func tanhFloat32AVX512(inputs, outputs []float32) {
 	viaFloat64x8(inputs, outputs, tanh8, execTanhGeneric[float32])
+}
+
+// signFloat32AVX512 is execSignGeneric's: −1 below zero, 1 above it, +0
+// otherwise (±0 and NaN), sixteen lanes at a time.
+func signFloat32AVX512(inputs, outputs []float32) {
+	zero, one, minusOne := archsimd.BroadcastFloat32x16(0), archsimd.BroadcastFloat32x16(1), archsimd.BroadcastFloat32x16(-1)
+	n := len(inputs) &^ 15
+	for i := 0; i < n; i += 16 {
+		x := archsimd.LoadFloat32x16Slice(inputs[i : i+16])
+		negative := minusOne.Merge(zero, x.Less(zero)) // −1 where x < 0, else +0
+		one.Merge(negative, x.Greater(zero)).StoreSlice(outputs[i : i+16])
+	}
+	execSignGeneric(inputs[n:], outputs[n:len(inputs)])
 }

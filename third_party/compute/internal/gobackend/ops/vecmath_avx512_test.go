@@ -1,5 +1,5 @@
 // Tests of the attention-in-go course's patch: the AVX-512 float32 kernels of
-// Exp, Logistic and Tanh give, bit for bit, the generic loops' results.
+// Exp, Logistic, Tanh and Sign give, bit for bit, the generic loops' results.
 
 //go:build goexperiment.simd && amd64
 
@@ -23,6 +23,7 @@ var vecmathKernels = []struct {
 	{"Exp", expFloat32AVX512, execExpGeneric[float32]},
 	{"Logistic", logisticFloat32AVX512, execLogisticGeneric[float32]},
 	{"Tanh", tanhFloat32AVX512, execTanhGeneric[float32]},
+	{"Sign", signFloat32AVX512, execSignGeneric[float32]},
 }
 
 // vecmathEdges are inputs at and around each branch point of the scalar code.
