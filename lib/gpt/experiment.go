@@ -3,6 +3,7 @@ package gpt
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -88,8 +89,13 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 		return nil, err
 	}
 	const batch = 16
-	s := &Scores{}
-	for w0 := 0; w0 < n; w0 += batch {
+	// The host scores each batch (a log-softmax over the vocabulary per
+	// byte) while the model predicts the next one; parts keeps the order.
+	parts := make([]Scores, (n+batch-1)/batch)
+	var scoring sync.WaitGroup
+	defer scoring.Wait()
+	for k := range parts {
+		w0 := k * batch
 		ids := make([]int32, batch*seq) // a last, short batch is padded with window 0: one compiled shape
 		for b := range batch {
 			w := w0 + b
@@ -103,31 +109,48 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 			return nil, err
 		}
 		logits := tensors.MustCopyFlatData[float32](out[0]) // [batch, seq, vocab]
-		for b := range min(batch, n-w0) {
-			w := w0 + b
-			for j := range seq {
-				z := logits[(b*seq+j)*c.Vocab : (b*seq+j+1)*c.Vocab]
-				target := tg[w*seq+j]
-				top, best := 0, z[0]
-				m := math.Inf(-1)
-				for v, x := range z {
-					m = max(m, float64(x))
-					if x > best {
-						top, best = v, x
-					}
-				}
-				sum := 0.0
-				for _, x := range z {
-					sum += math.Exp(float64(x) - m)
-				}
-				lp := float64(z[target]) - m - math.Log(sum) // log softmax
-				s.Index = append(s.Index, w*seq+j+1)
-				s.Log2P = append(s.Log2P, lp/math.Ln2)
-				s.Top = append(s.Top, byte(top))
-			}
-		}
+		scoring.Wait()                                      // at most one batch scored beside a prediction
+		scoring.Go(func() {
+			parts[k] = scoreWindows(logits, tg[w0*seq:], min(batch, n-w0), seq, c.Vocab, w0*seq)
+		})
+	}
+	scoring.Wait()
+	s := &Scores{}
+	for _, part := range parts {
+		s.Index = append(s.Index, part.Index...)
+		s.Log2P = append(s.Log2P, part.Log2P...)
+		s.Top = append(s.Top, part.Top...)
 	}
 	return s, nil
+}
+
+// scoreWindows scores the first windows windows of logits [·, seq, vocab]
+// against their targets: for each position, log₂ of the softmax's
+// probability of its target, and the most likely byte. index is the first
+// window's first target's index in Windows's targets (the byte it scores
+// is one further in the text).
+func scoreWindows(logits []float32, targets []int32, windows, seq, vocab, index int) Scores {
+	var s Scores
+	for i := range windows * seq {
+		z := logits[i*vocab : (i+1)*vocab]
+		top, best := 0, z[0]
+		m := math.Inf(-1)
+		for v, x := range z {
+			m = max(m, float64(x))
+			if x > best {
+				top, best = v, x
+			}
+		}
+		sum := 0.0
+		for _, x := range z {
+			sum += math.Exp(float64(x) - m)
+		}
+		lp := float64(z[targets[i]]) - m - math.Log(sum) // log softmax
+		s.Index = append(s.Index, index+i+1)
+		s.Log2P = append(s.Log2P, lp/math.Ln2)
+		s.Top = append(s.Top, byte(top))
+	}
+	return s
 }
 
 // Baselines returns the bits per character of the unigram, the bigram and

@@ -12,6 +12,7 @@ import (
 	"github.com/attention-in-go/course/lib/backend"
 	"github.com/attention-in-go/course/lib/corpus"
 	"github.com/attention-in-go/course/lib/random"
+	"github.com/attention-in-go/course/lib/train"
 )
 
 var tiny = Config{Vocab: 256, DModel: 16, Heads: 4, Layers: 2, DFF: 32, Context: 12, Positions: Sinusoidal}
@@ -271,5 +272,72 @@ func TestTrainLearns(t *testing.T) {
 	}
 	if !slices.Equal(sc.Log2P, sc2.Log2P) {
 		t.Error("the reloaded model scores differently")
+	}
+}
+
+// TestEvaluateMatchesOneBatchAtATime checks Evaluate, which scores a batch
+// on the host while the model predicts the next, against a plain loop:
+// predict a batch, score it, append, on three batches (the last short).
+func TestEvaluateMatchesOneBatchAtATime(t *testing.T) {
+	t.Setenv("COURSE_CACHE", t.TempDir())
+	const seq, batch = 8, 16
+	const code = "func main() {\n\treturn x\n}\n"
+	var text []byte
+	for i := range (2*batch + 5) * seq {
+		text = append(text, code[i%len(code)])
+	}
+	text = append(text, '\n')
+	e := Experiment{Name: "gpt-evaluate-test", Model: Config{Vocab: 256, DModel: 8, Heads: 2, Layers: 1, DFF: 16, Context: seq, Positions: Sinusoidal},
+		Stride: 4, Steps: 3, Batch: 8, LearningRate: 0.01, Seed: 1}
+	tr, err := e.Train(&corpus.Split{Train: text, Test: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Evaluate(tr.Store, e.Model, text, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	in, tg, n := corpus.Windows(text, seq, seq)
+	p, err := train.NewPredictor(tr.Store, e.Model.Model())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want Scores
+	for w0 := 0; w0 < n; w0 += batch {
+		ids := make([]int32, batch*seq)
+		for b := range batch {
+			if w := w0 + b; w < n {
+				copy(ids[b*seq:], in[w*seq:(w+1)*seq])
+			} else {
+				copy(ids[b*seq:], in[:seq])
+			}
+		}
+		out, err := p.Predict(tensors.FromFlatDataAndDimensions(ids, batch, seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits := tensors.MustCopyFlatData[float32](out[0])
+		for i := range min(batch, n-w0) * seq {
+			z := logits[i*256 : (i+1)*256]
+			sum := 0.0
+			for _, x := range z {
+				sum += math.Exp(float64(x))
+			}
+			want.Index = append(want.Index, w0*seq+i+1)
+			want.Log2P = append(want.Log2P, math.Log2(math.Exp(float64(z[tg[w0*seq+i]]))/sum))
+			want.Top = append(want.Top, byte(slices.Index(z, slices.Max(z))))
+		}
+	}
+	if n != 2*batch+5 || len(got.Log2P) != n*seq {
+		t.Fatalf("%d windows, %d scores: want %d windows of %d", n, len(got.Log2P), 2*batch+5, seq)
+	}
+	if !slices.Equal(got.Index, want.Index) || !slices.Equal(got.Top, want.Top) {
+		t.Fatalf("Index or Top differ from one batch at a time:\n got %v %v\nwant %v %v", got.Index, got.Top, want.Index, want.Top)
+	}
+	for i := range want.Log2P {
+		if math.Abs(got.Log2P[i]-want.Log2P[i]) > 1e-9 {
+			t.Fatalf("score %d: %v, want %v", i, got.Log2P[i], want.Log2P[i])
+		}
 	}
 }
