@@ -59,8 +59,10 @@ func avx512RouterFloat32( //alt:f32
 					backend, layout, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				return
 			}
-			// No benefit from SIMD:
-			noSIMDRouter( //alt:f32
+			// At most 16 columns: the release's loop, or for float32 the same
+			// arithmetic in lanes (avx512_small_narrow.go, patched in by the
+			// attention-in-go course).
+			avx512SmallNarrowFloat32Parallel( //alt:f32
 				//alt:bf16 noSIMDHalfPrecisionRouter(
 				//alt:f16 noSIMDHalfPrecisionRouter(
 				//alt:f64 noSIMDRouter(
