@@ -60,20 +60,21 @@ func New() (b compute.Backend, err error) {
 }
 
 // DefaultConfig is the backend used when GOMLX_BACKEND is not set: the
-// pure-Go backend running the operations of a graph one after the other
-// ("ops_sequential"); each large matrix product still uses every core.
+// pure-Go backend with its own schedule. A graph that runs alone has its
+// independent operations run at the same time on a pool of workers; while
+// other graphs run (two trainings side by side), its operations run one
+// after the other. Each large matrix product uses every core either way.
 //
-// The backend's own default ("go") runs the independent operations of a
-// graph at the same time on a pool of workers when that graph is the only
-// one running. On the course's two cores that made lesson 10's GPT train
-// faster (100 steps 8.6–9.2 s → 5.9–7.4 s) but the lessons that train
-// small models side by side slower (each of lesson 07's four models 10.5–
-// 13.9 s → 15.1–19.3 s), with the same results bit for bit; see
-// docs/PERFORMANCE.md. In GoMLX compute v0.1.6 it could also deadlock: a
-// matrix product that splits itself over the pool waited for a free
-// worker while holding one, and lesson 09's Transformer stopped that way
-// within a few hundred steps. The course's copy of compute
-// (third_party/compute) fixes that, so GOMLX_BACKEND=go is safe.
+// The course ran everything one operation at a time ("go:ops_sequential")
+// until its backend's kernels got faster: in GoMLX compute v0.1.6 the
+// parallel schedule could deadlock (a matrix product that splits itself
+// over the pool waited for a free worker while holding one; lesson 09's
+// Transformer stopped that way), which the course's copy of compute
+// (third_party/compute) fixes. On the course's two cores, with the
+// vector kernels, the backend's schedule trains lesson 09's Transformer
+// and lesson 10's GPT about a third faster and costs lessons 06 and 07,
+// whose small models train side by side, a few seconds; the results are
+// the same bit for bit. See docs/PERFORMANCE.md.
 //
 // Introduced in lesson 09.
-const DefaultConfig = "go:ops_sequential"
+const DefaultConfig = "go"

@@ -11,13 +11,13 @@ import (
 )
 
 // A graph of many independent batched matrix products, each large enough to
-// split over the workers, finishes: with DefaultConfig, with the backend's
-// own default ("go", operations in parallel when one graph runs) and with
-// parallel execution forced. GoMLX compute v0.1.6's products waited on each
-// other for ever in the last two (they hang without third_party/compute's
-// change to workerspool.Pool.Saturate).
+// split over the workers, finishes: with DefaultConfig (the backend's own
+// schedule, "go": operations in parallel when one graph runs), with
+// parallel execution forced and with sequential execution. GoMLX compute
+// v0.1.6's products waited on each other for ever in the first two (they
+// hang without third_party/compute's change to workerspool.Pool.Saturate).
 func TestParallelProductsFinish(t *testing.T) {
-	for _, config := range []string{"", "go", "go:ops_parallel"} {
+	for _, config := range []string{"", "go:ops_parallel", "go:ops_sequential"} {
 		t.Run("GOMLX_BACKEND="+config, func(t *testing.T) {
 			t.Setenv(compute.ConfigEnvVar, config)
 			if config == "" {

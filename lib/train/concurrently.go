@@ -12,11 +12,11 @@ import (
 // It waits for every call; the error joins those of the calls that failed,
 // each naming its i, and a call that panics fails with the panic's value.
 //
-// It exists for trainings. The course's backend runs a graph's operations
-// one after the other (see lib/backend), so one training keeps one core
-// busy, and independent trainings — other models, seeds or data — can run
-// side by side instead of queueing: on two cores, two trainings take about
-// the time of one. A training's arithmetic does not depend on what runs
+// It exists for trainings. While other graphs run, the course's backend
+// runs a graph's operations one after the other (see lib/backend), so one
+// training keeps one core busy, and independent trainings — other models,
+// seeds or data — can run side by side instead of queueing: on two cores,
+// two trainings take about the time of one. A training's arithmetic does not depend on what runs
 // beside it, so each result is the one it would have been alone (the
 // tests compare the losses step by step). f must not share mutable state
 // between calls, and two calls must not save under the same Config.Name.
