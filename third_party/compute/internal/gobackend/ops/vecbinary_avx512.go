@@ -19,7 +19,9 @@ import (
 // hand every other dtype back to them. Each lane does the one IEEE operation
 // the generated loop does on that element, so the results are the same bit for
 // bit; vecbinary_avx512_test.go compares them on random shapes and
-// broadcasts.
+// broadcasts. The one exception: where both operands of Add or Mul are NaNs
+// of different payloads, which one comes out follows the operand order the
+// compiler gives the commutative instruction, in either loop.
 func init() {
 	if !envutil.MustReadBool(envutil.SIMD_AVX512_Env, true) || !archsimd.X86.AVX512() {
 		return
@@ -34,21 +36,59 @@ var binaryOpsFloat32 = []struct {
 	generic gobackend.NodeExecutor
 	kernel  binaryFloat32
 }{
-	{compute.OpTypeAdd, execAdd, binaryFloat32{archsimd.Float32x16.Add, func(x, y float32) float32 { return x + y }, true}},
-	{compute.OpTypeSub, execSub, binaryFloat32{archsimd.Float32x16.Sub, func(x, y float32) float32 { return x - y }, false}},
-	{compute.OpTypeMul, execMul, binaryFloat32{archsimd.Float32x16.Mul, func(x, y float32) float32 { return x * y }, true}},
-	{compute.OpTypeDiv, execDiv, binaryFloat32{archsimd.Float32x16.Div, func(x, y float32) float32 { return x / y }, false}},
+	{compute.OpTypeAdd, execAdd, binaryFloat32{opAdd, true}},
+	{compute.OpTypeSub, execSub, binaryFloat32{opSub, false}},
+	{compute.OpTypeMul, execMul, binaryFloat32{opMul, true}},
+	{compute.OpTypeDiv, execDiv, binaryFloat32{opDiv, false}},
 }
 
 // binaryFloat32 is one binary op of float32: on sixteen lanes, and on one
 // element for the ends of rows.
 type binaryFloat32 struct {
-	lanes func(x, y archsimd.Float32x16) archsimd.Float32x16
-	one   func(x, y float32) float32
+	op binaryOp
 
 	// commutative ops take a scalar operand as their right one, as the
 	// generated executors do (which NaN an op returns depends on the order).
 	commutative bool
+}
+
+type binaryOp int
+
+const (
+	opAdd binaryOp = iota
+	opSub
+	opMul
+	opDiv
+)
+
+// lanes is k's op on sixteen lanes. It is a switch, which the compiler
+// inlines into the loops below, not a function value: a call per vector
+// cost several times the op.
+func (k binaryFloat32) lanes(x, y archsimd.Float32x16) archsimd.Float32x16 {
+	switch k.op {
+	case opAdd:
+		return x.Add(y)
+	case opSub:
+		return x.Sub(y)
+	case opMul:
+		return x.Mul(y)
+	default:
+		return x.Div(y)
+	}
+}
+
+// one is k's op on one element.
+func (k binaryFloat32) one(x, y float32) float32 {
+	switch k.op {
+	case opAdd:
+		return x + y
+	case opSub:
+		return x - y
+	case opMul:
+		return x * y
+	default:
+		return x / y
+	}
 }
 
 // executor returns the node executor that runs float32 operands through k
