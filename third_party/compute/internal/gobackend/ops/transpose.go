@@ -36,8 +36,25 @@ func Transpose(f *gobackend.Function, operandValue compute.Value, permutations .
 		// This should have been validated during graph build, but we check again just in case.
 		return nil, err
 	}
+	if isIdentityPermutation(permutations) {
+		// No-op (as ConvertDType to the same dtype): GoMLX's graphs have a
+		// dozen such transposes in a training step of a small Transformer,
+		// each a copy. (Patched in by the attention-in-go course.)
+		return operand, nil
+	}
 	node, _ := f.GetOrCreateNode(opType, outputShape, inputs, permutations)
 	return node, nil
+}
+
+// isIdentityPermutation reports whether permutations leaves every axis in
+// its place.
+func isIdentityPermutation(permutations []int) bool {
+	for axis, from := range permutations {
+		if axis != from {
+			return false
+		}
+	}
+	return true
 }
 
 // TransposeDTypeMap is used to dispatch Transpose to type-specific implementations.
