@@ -109,7 +109,8 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 			return nil, err
 		}
 		logits := tensors.MustCopyFlatData[float32](out[0]) // [batch, seq, vocab]
-		scoring.Wait()                                      // at most one batch scored beside a prediction
+		// At most one batch is scored beside a prediction.
+		scoring.Wait()
 		scoring.Go(func() {
 			parts[k] = scoreWindows(logits, tg[w0*seq:], min(batch, n-w0), seq, c.Vocab, w0*seq)
 		})
