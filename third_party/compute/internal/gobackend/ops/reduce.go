@@ -372,14 +372,11 @@ func execReduceMaxGeneric[T gobackend.PODNumericConstraints](operand, output *go
 		outputFlat[outputIdx] = initialValue
 	}
 	operandFlat := operand.Flat.([]T)
+	maxRow := rowKernel(maxRowFloat32, maxRowScalar[T])
 	it.rows(len(operandFlat), func(start, n, out, step int) {
 		row := operandFlat[start : start+n]
 		if step == 0 {
-			acc := outputFlat[out]
-			for _, value := range row {
-				acc = max(acc, value)
-			}
-			outputFlat[out] = acc
+			outputFlat[out] = maxRow(outputFlat[out], row)
 			return
 		}
 		dst := outputFlat[out : out+n]
@@ -388,6 +385,15 @@ func execReduceMaxGeneric[T gobackend.PODNumericConstraints](operand, output *go
 		}
 	})
 	return nil
+}
+
+// maxRowScalar returns max(…max(max(acc, row[0]), row[1])…, row[len−1]),
+// the release's loop.
+func maxRowScalar[T gobackend.PODNumericConstraints](acc T, row []T) T {
+	for _, value := range row {
+		acc = max(acc, value)
+	}
+	return acc
 }
 
 func execReduceMaxBFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIterator, dtype dtypes.DType) error {
@@ -470,6 +476,11 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 		outputFlat[outputIdx] = T(0)
 	}
 	operandFlat := operand.Flat.([]T)
+	if n := it.lastAxisOnly(); n > 0 {
+		sumRows(outputFlat, operandFlat, n)
+		return nil
+	}
+	addRow := rowKernel(addRowFloat32, addRowScalar[T])
 	it.rows(len(operandFlat), func(start, n, out, step int) {
 		row := operandFlat[start : start+n]
 		if step == 0 {
@@ -480,12 +491,67 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 			outputFlat[out] = acc
 			return
 		}
-		dst := outputFlat[out : out+n]
-		for i, value := range row {
-			dst[i] += value
-		}
+		addRow(outputFlat[out:out+n], row)
 	})
 	return nil
+}
+
+// sumRows sets out[r] to the sum of rows[r·n : (r+1)·n], added from 0 left
+// to right as the release's loop does, eight rows at a time: one chain of
+// additions waits on each addition's latency, eight keep the adder busy.
+//
+// (Patched in by the attention-in-go course, with the row kernels below:
+// softmax's sums and maxima were a quarter of a masked attention.)
+func sumRows[T gobackend.PODNumericConstraints](out, rows []T, n int) {
+	r := 0
+	for ; r+8 <= len(out); r += 8 {
+		x0, x1, x2, x3 := rows[r*n:(r+1)*n], rows[(r+1)*n:(r+2)*n], rows[(r+2)*n:(r+3)*n], rows[(r+3)*n:(r+4)*n]
+		x4, x5, x6, x7 := rows[(r+4)*n:(r+5)*n], rows[(r+5)*n:(r+6)*n], rows[(r+6)*n:(r+7)*n], rows[(r+7)*n:(r+8)*n]
+		var a0, a1, a2, a3, a4, a5, a6, a7 T
+		for j := range n {
+			a0 += x0[j]
+			a1 += x1[j]
+			a2 += x2[j]
+			a3 += x3[j]
+			a4 += x4[j]
+			a5 += x5[j]
+			a6 += x6[j]
+			a7 += x7[j]
+		}
+		out[r], out[r+1], out[r+2], out[r+3] = a0, a1, a2, a3
+		out[r+4], out[r+5], out[r+6], out[r+7] = a4, a5, a6, a7
+	}
+	for ; r < len(out); r++ {
+		var acc T
+		for _, value := range rows[r*n : (r+1)*n] {
+			acc += value
+		}
+		out[r] = acc
+	}
+}
+
+// addRowScalar does dst[i] += row[i], the release's loop.
+func addRowScalar[T gobackend.PODNumericConstraints](dst, row []T) {
+	for i, value := range row {
+		dst[i] += value
+	}
+}
+
+// The float32 row kernels of ReduceMax and ReduceSum: the loops above,
+// or, set by reduce_avx512.go on CPUs with AVX-512, the same operations in
+// vector lanes with the same results bit for bit.
+var (
+	maxRowFloat32 = maxRowScalar[float32]
+	addRowFloat32 = addRowScalar[float32]
+)
+
+// rowKernel returns float32Kernel when it has the type F (T is float32),
+// and scalar otherwise.
+func rowKernel[F any](float32Kernel any, scalar F) F {
+	if k, ok := float32Kernel.(F); ok {
+		return k
+	}
+	return scalar
 }
 
 func execReduceSumBFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIterator, _ dtypes.DType) error {

@@ -5,6 +5,7 @@
 package ops
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,6 +14,22 @@ import (
 	"github.com/gomlx/compute/internal/gobackend"
 	"github.com/gomlx/compute/shapes"
 )
+
+// randomFloat32s returns n numbers, mostly ordinary, some of them zeros,
+// infinities, NaNs and subnormals.
+func randomFloat32s(r *rand.Rand, n int) []float32 {
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0x7fc12345), 1e-40, -3e-39, math.MaxFloat32, 1}
+	x := make([]float32, n)
+	for i := range x {
+		if r.IntN(10) == 0 {
+			x[i] = special[r.IntN(len(special))]
+		} else {
+			x[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
+		}
+	}
+	return x
+}
 
 // randomDims returns rank dimensions between 1 and 5.
 func randomDims(r *rand.Rand, rank int) []int {
