@@ -7,6 +7,7 @@ package ops
 import (
 	"simd/archsimd"
 
+	"github.com/gomlx/compute/internal/gobackend/transpose"
 	"github.com/gomlx/compute/support/envutil"
 )
 
@@ -16,46 +17,11 @@ func init() {
 	}
 }
 
-// transposeSwap[k] holds the two permutations of stage k of a 16 × 16
-// transpose: stage k swaps bit k of the row index with bit k of the column
-// index, between rows r (bit k clear) and r | 1<<k. Of the pair's 32
-// elements (row r's first, then the other's), row r takes [0] and row
-// r | 1<<k takes [1].
-var transposeSwap = func() (p [4][2][16]uint32) {
-	for k := range 4 {
-		bit := uint32(1) << k
-		for c := range uint32(16) {
-			if c&bit == 0 {
-				p[k][0][c] = c       // (r, c) stays
-				p[k][1][c] = c | bit // (r|bit, c) ← (r, c|bit)
-			} else {
-				p[k][0][c] = 16 + c ^ bit // (r, c) ← (r|bit, c^bit)
-				p[k][1][c] = 16 + c       // (r|bit, c) stays
-			}
-		}
-	}
-	return
-}()
-
-// transposeTile32AVX512 is transposeTile32 in sixteen AVX-512 registers:
-// load the tile's rows, four stages of two-source permutes (VPERMI2D),
-// store its columns. Elements are moved, never computed.
+// transposeTile32AVX512 is transposeTile32 in sixteen AVX-512 registers
+// (transpose.Tile16, in assembly), after checking that both tiles lie
+// inside their slices.
 func transposeTile32AVX512(in []uint32, inStride int, out []uint32, outStride int) {
-	var v [16]archsimd.Uint32x16
-	for i := range v {
-		v[i] = archsimd.LoadUint32x16Slice(in[i*inStride : i*inStride+16])
-	}
-	for k := range 4 {
-		keep, swap := archsimd.LoadUint32x16(&transposeSwap[k][0]), archsimd.LoadUint32x16(&transposeSwap[k][1])
-		bit := 1 << k
-		for r := range 16 {
-			if r&bit == 0 {
-				x, y := v[r], v[r|bit]
-				v[r], v[r|bit] = x.ConcatPermute(y, keep), x.ConcatPermute(y, swap)
-			}
-		}
-	}
-	for j := range v {
-		v[j].StoreSlice(out[j*outStride : j*outStride+16])
-	}
+	_ = in[15*inStride+15]
+	_ = out[15*outStride+15]
+	transpose.Tile16(&in[0], inStride, &out[0], outStride)
 }
