@@ -184,7 +184,7 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 	// No inlining in the learner's package or the course's: a call into
 	// the course library then stays a call to a symbol of its own name,
 	// which the deny check finds in the program.
-	script := fmt.Sprintf("/opt/goimports -w learner.go >/dev/null 2>&1; go build -p 1 -gcflags=-l -gcflags=%s/...=-l -o prog . 2>&1", t.module)
+	script := fmt.Sprintf("/opt/goimports -w learner.go >/dev/null 2>&1; go build -p 1 -gcflags=-l -gcflags=%s/...=-l -ldflags=-w -o prog . 2>&1", t.module)
 	binds := []sandbox.Bind{
 		{Host: "/usr", Sandbox: "/usr"}, {Host: "/bin", Sandbox: "/bin"},
 		{Host: "/lib", Sandbox: "/lib"},
