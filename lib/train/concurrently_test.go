@@ -40,13 +40,21 @@ func TestConcurrentlyTrainsAsAlone(t *testing.T) {
 	}
 }
 
-// No more calls run at once than GOMAXPROCS, as many as that do, and the
-// results come back in the order of i whatever order the calls end in.
+// No more calls run at once than atOnce allows, as many as that do, and
+// the results come back in the order of i whatever order the calls end in.
 func TestConcurrentlyUsesEveryCoreAndKeepsOrder(t *testing.T) {
-	for _, procs := range []int{1, 2, 3} {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	for _, tc := range []struct{ procs, n, want int }{
+		{1, 7, 1}, // one core: one at a time
+		{2, 2, 2},
+		{2, 4, 2}, // two rounds of two
+		{2, 3, 3}, // one round of three, not two and then one alone
+		{2, 7, 3}, // three rounds: 3, 3, 1 or as the calls end
+		{3, 7, 4}, // two rounds
+		{4, 3, 3}, // fewer calls than cores
+	} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
 		var running, most atomic.Int32
-		got, err := Concurrently(7, func(i int) (int, error) {
+		got, err := Concurrently(tc.n, func(i int) (int, error) {
 			now := running.Add(1)
 			for {
 				m := most.Load()
@@ -54,18 +62,22 @@ func TestConcurrentlyUsesEveryCoreAndKeepsOrder(t *testing.T) {
 					break
 				}
 			}
-			time.Sleep(time.Duration(7-i) * 3 * time.Millisecond) // later calls end first
+			time.Sleep(time.Duration(tc.n-i) * 3 * time.Millisecond) // later calls end first
 			running.Add(-1)
 			return i * i, nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []int{0, 1, 4, 9, 16, 25, 36}; !slices.Equal(got, want) {
-			t.Errorf("GOMAXPROCS %d: got %v, want %v", procs, got, want)
+		want := make([]int, tc.n)
+		for i := range want {
+			want[i] = i * i
 		}
-		if m := most.Load(); m != int32(procs) {
-			t.Errorf("GOMAXPROCS %d: at most %d calls ran at once, want %d", procs, m, procs)
+		if !slices.Equal(got, want) {
+			t.Errorf("GOMAXPROCS %d, %d calls: got %v, want %v", tc.procs, tc.n, got, want)
+		}
+		if m := most.Load(); m != int32(tc.want) {
+			t.Errorf("GOMAXPROCS %d, %d calls: at most %d calls ran at once, want %d", tc.procs, tc.n, m, tc.want)
 		}
 	}
 }
