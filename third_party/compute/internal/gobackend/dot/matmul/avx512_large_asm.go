@@ -83,8 +83,8 @@ func avx512Kernel4x64Float32(lhs, rhs, out *float32, k, outStride int)
 // ([rhsCross, contracting], rows rowLen elements long) and strips of 32
 // columns (kernelCols): rows rowStart… of the rhs, contracting indices
 // colStart…, become panel strips of [contractingCols][32], the last strip
-// padded with zeros. Whole 32 × 16 blocks go as two 16 × 16 transposes in
-// AVX-512 registers (transpose.Tile16); the rest element by element.
+// padded with zeros. Whole 16 × 16 blocks go as transposes in AVX-512
+// registers (transpose.Tile16); the rest element by element.
 //
 // (Patched in by the attention-in-go course: the release's loop moves one
 // element at a time, with strided stores.)
@@ -101,20 +101,23 @@ func avx512PackRHSTransposedFloat32(rhs, panel []float32, rowStart, colStart, ro
 	_ = panel[(copyRows+31)/32*32*contractingCols-1]
 	rhs32 := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(rhs))), len(rhs))
 	panel32 := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(panel))), len(panel))
+	kTiled := contractingCols / tile * tile // contracting indices the tiles cover
 	for s := 0; s*32 < copyRows; s++ {
 		strip := panel[s*32*contractingCols : (s+1)*32*contractingCols] // Shape: [contractingCols, 32]
 		first := rowStart + s*32                                        // the strip's first rhs row
 		rows := min(32, copyRows-s*32)
-		k := 0
-		if rows == 32 {
-			for ; k+tile <= contractingCols; k += tile {
-				for h := 0; h < 32; h += tile {
-					transpose.Tile16(&rhs32[(first+h)*rowLen+colStart+k], rowLen, &panel32[s*32*contractingCols+k*32+h], 32)
-				}
+		tiled := rows / tile * tile // the strip's columns the tiles cover: 0, 16 or 32
+		for k := 0; k < kTiled; k += tile {
+			for h := 0; h < tiled; h += tile {
+				transpose.Tile16(&rhs32[(first+h)*rowLen+colStart+k], rowLen, &panel32[s*32*contractingCols+k*32+h], 32)
 			}
 		}
-		for ; k < contractingCols; k++ {
-			for r := range 32 {
+		for k := range contractingCols {
+			r0 := 0
+			if k < kTiled {
+				r0 = tiled
+			}
+			for r := r0; r < 32; r++ {
 				var v float32
 				if r < rows {
 					v = rhs[(first+r)*rowLen+colStart+k]
