@@ -134,9 +134,11 @@ func Run(ctx context.Context, c Command) Result {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var exited error
+	var first int // the sandbox's first process, once bubblewrap has said
 	kill := func() {
 		select {
 		case pid := <-initPid:
+			first = pid
 			if pid > 0 {
 				syscall.Kill(pid, syscall.SIGKILL)
 				select {
@@ -169,6 +171,13 @@ func Run(ctx context.Context, c Command) Result {
 	if unsafeMode {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // anything left in the process group
 	}
+	if first == 0 {
+		select {
+		case first = <-initPid:
+		default:
+		}
+	}
+	res.Pid = first
 	return res
 }
 

@@ -69,6 +69,10 @@ type Command struct {
 type Result struct {
 	Err      error // nil after exit status 0
 	TimedOut bool
+	// Pid is the host pid of the sandbox's first process (bubblewrap's
+	// child, pid 1 of its namespace), 0 when unknown. The process is gone
+	// when Run returns; tests check that it was reaped, not left a zombie.
+	Pid int
 }
 
 // unsafeMode runs commands without namespaces (only the limits): the

@@ -165,23 +165,6 @@ func running(t *testing.T, bin string) []int {
 	return proctree.Matching(func(p proctree.Process) bool { return bytes.HasPrefix(p.Cmdline, []byte("/prober\x00")) })
 }
 
-// zombies counts the zombie bwrap processes left to the machine's init
-// (pid 1), which nobody reaps: a sandbox killed the wrong way leaves one.
-// (Zombies still waiting for their parent, which other tests running at
-// the same time have for a moment, do not count.)
-func zombies() int {
-	ents, _ := os.ReadDir("/proc")
-	n := 0
-	for _, e := range ents {
-		status, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		if bytes.Contains(status, []byte("Name:\tbwrap\n")) && bytes.Contains(status, []byte("State:\tZ")) &&
-			bytes.Contains(status, []byte("\nPPid:\t1\n")) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestLimits checks that the resource limits stop what exceeds them.
 func TestLimits(t *testing.T) {
 	bin := prober(t)
@@ -195,20 +178,22 @@ func TestLimits(t *testing.T) {
 		start := time.Now()
 		l := limits
 		l.Wall = 2 * time.Second
-		before := zombies()
 		_, r := sandboxed(t, bin, Command{NoFork: true, Limits: l}, "spin")
 		if !r.TimedOut || time.Since(start) > 10*time.Second {
 			t.Errorf("spin: timed out %v after %v", r.TimedOut, time.Since(start))
 		}
-		// Other packages' tests run sandboxes at the same time, and their
-		// bwrap processes can be zombies of init for a moment: wait a little
-		// for the count to settle before calling a zombie this one's.
-		after := zombies()
-		for deadline := time.Now().Add(3 * time.Second); after > before && time.Now().Before(deadline); after = zombies() {
-			time.Sleep(100 * time.Millisecond)
+		// The sandbox's first process must be gone when Run returns: killed
+		// through its pid, it is reaped by bubblewrap, which Run reaps. (A
+		// sandbox killed only through its process group orphans it to the
+		// machine's init, as a zombie until init reaps it. Counting all
+		// zombies instead mistook those of other packages' sandboxes, killed
+		// at the same time, for this one's.)
+		if r.Pid <= 0 {
+			t.Fatalf("the sandbox did not report its first process (Result.Pid %d)", r.Pid)
 		}
-		if after > before {
-			t.Errorf("a killed sandbox left %d zombie processes", after-before)
+		if status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(r.Pid), "status")); err == nil {
+			state, _, _ := strings.Cut(string(status[bytes.Index(status, []byte("State:")):]), "\n")
+			t.Errorf("the killed sandbox's first process (pid %d) is still there: %s", r.Pid, state)
 		}
 	})
 	t.Run("cpu time", func(t *testing.T) {
