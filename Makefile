@@ -51,10 +51,19 @@ test: setup test-go check-notebooks test-notebooks test-exercises test-browser #
 	@echo
 	@echo "make test: all checks passed.  [$$(date +%T)]"
 
-test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests), and third_party/compute's tests
+test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests)
 	@echo
-	@echo "==> gofmt, go vet, staticcheck, go test ./..., third_party/compute's tests  [$$(date +%T)]"
-	@scripts/test-go.sh
+	@echo "==> gofmt, go vet, staticcheck, go test ./...  [$$(date +%T)]"
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './third_party/*')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	@go vet ./...
+	@staticcheck ./...
+	@go test ./...
+	@echo "==> the course's patch of GoMLX's compute module (third_party/compute): its own tests of the Go backend, with and without SIMD"
+	@cd third_party/compute && go test ./internal/gobackend/... ./gobackend/... && GOEXPERIMENT= go test ./internal/gobackend/...
+	@echo "==> lib/backend's kernels built with GOEXPERIMENT=simd; lib/backend and lib/gpt with the vector kernels off, as on a CPU without AVX2"
+	@COURSE_WANT_SIMD=1 go test -count=1 -run MatMulKernels ./lib/backend
+	@GOMLX_SIMD_AVX512=false GOMLX_SIMD_AVX2=false go test -count=1 ./lib/backend ./lib/gpt
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo
