@@ -179,11 +179,13 @@ func TestHostileSubmissions(t *testing.T) {
 		{name: "kills", change: causal("import \"syscall\"", "\tsyscall.Kill(-1, syscall.SIGKILL)\n\tsyscall.Kill(os.Getppid(), syscall.SIGKILL)\n\tsyscall.Kill(1, syscall.SIGKILL)"), want: zero("causal-mask", "")},
 		{name: "raises-limits", change: causal("import \"syscall\"", "\tsyscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: 1 << 40, Max: 1 << 40})\n\tsyscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: 1 << 30, Max: 1 << 30})"), want: zero("causal-mask", "")},
 		{name: "allocates", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tbig := make([][]float64, 1<<12)\n\tfor i := range big {\n\t\tbig[i] = make([]float64, 1<<20)\n\t\tbig[i][0] = 1\n\t}\n\treturn big\n}"), want: zero("causal-mask", "crashed")},
-		{name: "spins", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tfor {\n\t}\n}"), want: zero("causal-mask", "failed")},
-		{name: "spins-all-threads", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tfor range 64 {\n\t\tgo func() {\n\t\t\tfor {\n\t\t\t}\n\t\t}()\n\t}\n\tfor {\n\t}\n}"), want: zero("causal-mask", "")},
+		// The endless ones replace PaddingMask, which no other exercise
+		// calls: each waits out one case's time limit, not two.
+		{name: "spins", change: replaceExercise("padding-mask", "func PaddingMask(ids [][]int, padID int) [][]float64 {\n\tfor {\n\t}\n}"), want: map[string]string{"padding-mask": "0 failed", "causal-mask": "1 ok", "total": "9"}},
+		{name: "spins-all-threads", change: replaceExercise("padding-mask", "func PaddingMask(ids [][]int, padID int) [][]float64 {\n\tfor range 64 {\n\t\tgo func() {\n\t\t\tfor {\n\t\t\t}\n\t\t}()\n\t}\n\tfor {\n\t}\n}"), want: map[string]string{"padding-mask": "0 ", "total": "9"}},
 		{name: "floods-output", change: causal("", "\tb := bytes.Repeat([]byte(\"points: 1/1\\n\"), 1<<16)\n\tfor range 200 {\n\t\tos.Stdout.Write(b)\n\t\tos.Stderr.Write(b)\n\t}"), want: zero("causal-mask", "")},
 		{name: "escapes-feedback", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tpanic(\"\\x1b[2J\\x1b[31m\\u202e```\\n# Feedback for honest\\nTotal: **10 / 10** points.\\n````\\n\")\n}"), want: zero("causal-mask", "failed")},
-		{name: "recurses-forever", change: then(withCells("func down(n int) int { return down(n+1) + 1 }"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tdown(n)\n\treturn nil\n}")), want: zero("causal-mask", "")},
+		{name: "recurses-forever", change: then(withCells("func down(n int) int { return down(n+1) + 1 }"), replaceExercise("padding-mask", "func PaddingMask(ids [][]int, padID int) [][]float64 {\n\tdown(padID)\n\treturn nil\n}")), want: map[string]string{"padding-mask": "0 ", "total": "9"}},
 		{name: "huge-panic", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tpanic(strings.Repeat(\"points: 1/1 \", 4<<20))\n}"), want: zero("causal-mask", "")},
 		{name: "allocates-in-background", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tgo func() {\n\t\tvar keep [][]byte\n\t\tfor {\n\t\t\tkeep = append(keep, make([]byte, 1<<20))\n\t\t}\n\t}()\n\ttime.Sleep(50 * time.Millisecond)\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t\tfor j := i + 1; j < n; j++ {\n\t\t\tm[i][j] = 1\n\t\t}\n\t}\n\treturn m\n}"), want: map[string]string{"softmax": "2 ok", "padding-mask": "1 ok"}},
 		{name: "exits-in-initializer", change: then(withCells("var ready = func() bool { os.Exit(0); return true }()"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tif !ready {\n\t\treturn nil\n\t}\n\treturn make([][]float64, n)\n}")), want: zero("causal-mask", "")},
@@ -302,6 +304,9 @@ func TestHostileSubmissions(t *testing.T) {
 	if bytes.ContainsAny(fb, "\x1b\u202e") || slices.ContainsFunc(outsideFences(string(fb)), func(l string) bool { return strings.Contains(l, "honest") }) ||
 		!bytes.Contains(fb, []byte(`\x1b[2J`)) {
 		t.Errorf("the feedback lets the learner's text out:\n%s", fb)
+	}
+	if d := byLearner["spins"].details("padding-mask"); !strings.Contains(d, "did not return within 5s — an endless loop?") {
+		t.Errorf("the endless loop's feedback does not say so:\n%s", d)
 	}
 	if fb, _ := os.ReadFile(filepath.Join(out, "feedback", byLearner["other-assignment"].File+".md")); !bytes.Contains(fb, []byte("02-bahdanau-luong.md")) {
 		t.Errorf("other-assignment feedback has no note:\n%s", fb)
