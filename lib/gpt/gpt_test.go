@@ -341,3 +341,47 @@ func TestEvaluateMatchesOneBatchAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestExtrapolateSideBySide: the three readings of lesson 10's positions
+// cell give the same bits side by side (train.Concurrently) as one after
+// the other.
+func TestExtrapolateSideBySide(t *testing.T) {
+	kinds := []Positions{Sinusoidal, Learned, NoPositions}
+	var text []byte
+	for i := range 600 {
+		text = append(text, "func f(x int) int {\n\treturn x * 2\n}\n"[i%33])
+	}
+	s := &corpus.Split{Test: text}
+	exps := make([]Experiment, len(kinds))
+	stores := make([]*model.Store, len(kinds))
+	for i, p := range kinds {
+		c := tiny
+		c.Positions = p
+		exps[i] = Experiment{Model: c}
+		stores[i] = newStore(t, c, int64(i+1))
+	}
+	var want [][]PositionResult
+	for i, e := range exps {
+		r, err := e.Extrapolate(stores[i], s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r)
+	}
+	got, err := train.Concurrently(len(kinds), func(i int) ([]PositionResult, error) {
+		return exps[i].Extrapolate(stores[i], s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range kinds {
+		if len(got[i]) != len(want[i]) || len(want[i]) == 0 {
+			t.Fatalf("%s: %d readings side by side, %d one after the other", kinds[i], len(got[i]), len(want[i]))
+		}
+		for j := range want[i] {
+			if g, w := got[i][j], want[i][j]; g.Seq != w.Seq || !slices.Equal(g.Bits, w.Bits) {
+				t.Errorf("%s, window %d: bits %v side by side, %v one after the other", kinds[i], w.Seq, g.Bits, w.Bits)
+			}
+		}
+	}
+}

@@ -25,7 +25,8 @@ import (
 // depend on what runs beside it, so each result is the one it would have
 // been alone (the tests compare the losses step by step). f must not share
 // mutable state between calls, and two calls must not save under the same
-// Config.Name.
+// Config.Name. Evaluations of independent models gain the same way
+// (lesson 10 reads its three position models side by side).
 //
 // In a notebook each training shows its own progress display; they appear
 // in the order the trainings start.
