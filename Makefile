@@ -51,7 +51,7 @@ test: setup test-go check-notebooks test-notebooks test-exercises test-browser #
 	@echo
 	@echo "make test: all checks passed.  [$$(date +%T)]"
 
-test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and golden-image tests)
+test-go: ## gofmt, go vet, staticcheck, go test ./... (unit, example and golden-image tests), and lib/ under every kernel class this CPU can emulate
 	@echo
 	@echo "==> gofmt, go vet, staticcheck, go test ./...  [$$(date +%T)]"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './third_party/*')); \
@@ -61,9 +61,9 @@ test-go: ## gofmt, go vet, staticcheck and go test ./... (unit, example and gold
 	@go test ./...
 	@echo "==> the course's patch of GoMLX's compute module (third_party/compute): its own tests of the Go backend, with and without SIMD"
 	@cd third_party/compute && go test ./internal/gobackend/... ./gobackend/... && GOEXPERIMENT= go test ./internal/gobackend/...
-	@echo "==> lib/backend's kernels built with GOEXPERIMENT=simd; lib/backend and lib/gpt with the vector kernels off, as on a CPU without AVX2"
-	@COURSE_WANT_SIMD=1 go test -count=1 -run MatMulKernels ./lib/backend
-	@GOMLX_SIMD_AVX512=false GOMLX_SIMD_AVX2=false go test -count=1 ./lib/backend ./lib/gpt
+	@echo "==> lib/backend's kernel choice, built with GOEXPERIMENT=simd; lib/ under the other kernel classes this CPU can emulate  [$$(date +%T)]"
+	@COURSE_WANT_SIMD=1 go test -count=1 -run 'MatMulKernels|Classes' ./lib/backend
+	@go run ./cmd/course kernels -others go test -short ./lib/...
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo

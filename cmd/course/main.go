@@ -69,7 +69,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because help refers to
 	// commands.
-	commands = []*command{buildCommand, runCommand, gradeCommand, siteCommand, benchCommand, helpCommand}
+	commands = []*command{buildCommand, runCommand, gradeCommand, siteCommand, benchCommand, kernelsCommand, helpCommand}
 }
 
 // Exit statuses.

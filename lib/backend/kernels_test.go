@@ -6,7 +6,9 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,68 +19,186 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// avx512Log is what compute logs, at klog verbosity 1, when it multiplies
-// with its AVX-512 kernels (it logs nothing for the others).
-const avx512Log = "AVX512 dot-product kernel"
+// algorithmLog is what compute logs, at klog verbosity 1, when it picks
+// the kernel of a float32 product: the registered algorithm's name.
+var algorithmLog = regexp.MustCompile(`DotGeneral algorithm "([^"]+)" for key \{NonTransposed Float32 Float32\} found`)
+
+// computeClass maps compute's names of its float32 product kernels to the
+// course's classes.
+var computeClass = map[string]string{"simd:avx512": AVX512, "simd:avx2": AVX2, "simd:nosimd": Plain}
+
+// wantKernels says, independently of Classes and KernelsWith, which
+// kernels a program uses with these switches: the CPU's best, unless it
+// is switched off or the build has no vector kernels.
+func wantKernels(simd bool, avx512, avx2 string) string {
+	off := func(v string) bool {
+		return slices.Contains([]string{"0", "false", "f", "no", "off", "disabled"}, strings.ToLower(v))
+	}
+	amd64 := runtime.GOARCH == "amd64"
+	switch {
+	case !simd || !amd64:
+		return Plain
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && !off(avx512):
+		return AVX512
+	case cpu.X86.HasAVX2 && !off(avx2):
+		return AVX2
+	}
+	return Plain
+}
 
 // TestMatMulKernelsAgreesWithCompute runs, in a child process per setting
 // of GOMLX_SIMD_AVX512 and GOMLX_SIMD_AVX2, a product large enough for
-// compute's large kernels, watches compute's log of the kernel it uses,
-// and checks MatMulKernels says the same and the product is right.
+// compute's large kernels, reads compute's log of the kernel it picked,
+// and checks that MatMulKernels and KernelsWith say the same, that the
+// setting gives what the CPU's features and the switches call for, and
+// that the product is right.
 //
-// In a plain build (go test) every setting must use the plain kernels. In
-// a build with GOEXPERIMENT=simd (make test-go runs this test that way
-// too) on a CPU with AVX-512, the default must use AVX-512; turning
-// AVX-512 and AVX2 off is how a CPU without them runs, and must give the
-// same product with the plain kernels. COURSE_WANT_SIMD=1 makes a plain
-// build an error, so that the Makefile cannot lose the experiment
-// silently.
+// In a plain build (go test without GOEXPERIMENT=simd) every setting must
+// use the plain kernels. In a build with the experiment (the Makefile's)
+// the default must use the CPU's best kernels: AVX-512 on a CPU that has
+// it, AVX2 on one that has only AVX2 (most laptops), plain Go on others.
+// COURSE_WANT_SIMD=1 makes a plain build an error, so that the Makefile
+// cannot lose the experiment silently.
 func TestMatMulKernelsAgreesWithCompute(t *testing.T) {
 	if os.Getenv("COURSE_KERNELS_CHILD") != "" {
 		t.Skip("child process")
 	}
-	avx512CPU := cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
 	simd := builtWithSIMD()
 	if os.Getenv("COURSE_WANT_SIMD") == "1" && !simd {
 		t.Fatal("COURSE_WANT_SIMD=1 but this test binary was built without GOEXPERIMENT=simd")
 	}
-	for _, tt := range []struct {
-		avx512, avx2 string
-		want         string // MatMulKernels in the child
-	}{
-		{"", "", map[bool]string{true: "AVX-512", false: "plain Go"}[simd && avx512CPU]},
-		{"false", "", map[bool]string{true: "AVX2", false: "plain Go"}[simd && cpu.X86.HasAVX2]},
-		{"false", "false", "plain Go"},
+	for _, tt := range []struct{ avx512, avx2 string }{
+		{"", ""},
+		{"false", ""},
+		{"false", "false"},
+		{"", "false"}, // AVX2 off alone leaves AVX-512 on where the CPU has it
+		{"0", "off"},  // compute's other spellings of false
+		{"true", "yes"},
 	} {
-		if runtime.GOARCH != "amd64" {
-			tt.want = "plain Go"
-		}
+		want := wantKernels(simd, tt.avx512, tt.avx2)
 		name := fmt.Sprintf("GOMLX_SIMD_AVX512=%q,GOMLX_SIMD_AVX2=%q", tt.avx512, tt.avx2)
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMatMulKernelsChild$", "-test.v")
-			cmd.Env = append(os.Environ(), "COURSE_KERNELS_CHILD=1",
+			env := append(os.Environ(), "COURSE_KERNELS_CHILD=1",
 				"GOMLX_SIMD_AVX512="+tt.avx512, "GOMLX_SIMD_AVX2="+tt.avx2)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("child: %v\n%s", err, out)
+			got := kernelsChild(t, env)
+			if got.matmul != want {
+				t.Errorf("MatMulKernels in the child = %q, want %q", got.matmul, want)
 			}
-			got := string(out)
-			if !strings.Contains(got, "kernels: "+tt.want+"\n") {
-				t.Errorf("MatMulKernels in the child is not %q:\n%s", tt.want, got)
+			if got.compute != want {
+				t.Errorf("compute multiplied with %q, the %q kernels; want %q", got.algorithm, got.compute, want)
 			}
-			if used := strings.Contains(got, avx512Log); used != (tt.want == "AVX-512") {
-				t.Errorf("compute used its AVX-512 kernels: %v, but MatMulKernels says %q", used, tt.want)
+			if simd {
+				if kw := KernelsWith(env); kw != want {
+					t.Errorf("KernelsWith(the child's environment) = %q, want %q", kw, want)
+				}
 			}
 		})
 	}
 }
 
-// TestMatMulKernelsChild is the child of TestMatMulKernelsAgreesWithCompute:
-// with klog at verbosity 1 it multiplies two 256 × 256 matrices, checks the
-// product against float64 loops and prints MatMulKernels.
+// TestClasses checks every class Classes offers on this machine against
+// what compute does with its environment: the first is the CPU's own
+// (nothing switched off), each later one is slower and distinct, plain Go
+// comes last, and each class's environment gives that class in a child
+// built as this test is.
+func TestClasses(t *testing.T) {
+	if os.Getenv("COURSE_KERNELS_CHILD") != "" {
+		t.Skip("child process")
+	}
+	cs := Classes()
+	if len(cs) == 0 || len(cs[0].Env) != 0 || cs[len(cs)-1].Name != Plain {
+		t.Fatalf("Classes() = %v: want the CPU's own class first, with no environment, and plain Go last", cs)
+	}
+	if first := wantKernels(true, "", ""); cs[0].Name != first {
+		t.Errorf("Classes()[0] = %q, but this CPU's best kernels are %q", cs[0].Name, first)
+	}
+	order := []string{AVX512, AVX2, Plain}
+	for i, c := range cs {
+		if i > 0 && slices.Index(order, c.Name) <= slices.Index(order, cs[i-1].Name) {
+			t.Errorf("Classes() = %v: %q after %q", cs, c.Name, cs[i-1].Name)
+		}
+		// A parent that has switched kernels off itself must not leak into the child.
+		env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMLX_SIMD_") }), c.Env...)
+		if kw := KernelsWith(env); kw != c.Name {
+			t.Errorf("KernelsWith(%q) = %q, want %q", c.Env, kw, c.Name)
+		}
+		if !builtWithSIMD() {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			got := kernelsChild(t, append(env, "COURSE_KERNELS_CHILD=1"))
+			if got.compute != c.Name || got.matmul != c.Name {
+				t.Errorf("with %q compute used %q (%s) and MatMulKernels says %q, want %q", c.Env, got.algorithm, got.compute, got.matmul, c.Name)
+			}
+		})
+	}
+}
+
+func TestKernelsWith(t *testing.T) {
+	best := wantKernels(true, "", "")
+	for _, tt := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, best},
+		{[]string{"GOMLX_SIMD_AVX512=false", "GOMLX_SIMD_AVX2=false"}, Plain},
+		{[]string{"GOMLX_SIMD_AVX512=FALSE", "GOMLX_SIMD_AVX2=Off"}, Plain},
+		{[]string{"GOMLX_SIMD_AVX512=false"}, wantKernels(true, "false", "")},
+		{[]string{"GOMLX_SIMD_AVX2=false"}, wantKernels(true, "", "false")},
+		{[]string{"GOMLX_SIMD_AVX512=false", "GOMLX_SIMD_AVX512=true", "GOMLX_SIMD_AVX2=false"}, wantKernels(true, "true", "false")}, // the last wins
+		{[]string{"GOMLX_SIMD_AVX512_X=false", "XGOMLX_SIMD_AVX2=false"}, best},                                                      // other names
+	} {
+		if got := KernelsWith(tt.env); got != tt.want {
+			t.Errorf("KernelsWith(%q) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// child is what TestMatMulKernelsChild reports.
+type child struct {
+	matmul    string // MatMulKernels
+	algorithm string // the name compute logged for its float32 product
+	compute   string // that name's class
+}
+
+// kernelsChild runs TestMatMulKernelsChild with env and reads its report.
+func kernelsChild(t *testing.T, env []string) child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMatMulKernelsChild$", "-test.v")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var c child
+	if m := regexp.MustCompile(`(?m)^kernels: (.+)$`).FindSubmatch(out); m != nil {
+		c.matmul = string(m[1])
+	} else {
+		t.Fatalf("the child printed no kernels:\n%s", out)
+	}
+	algs := algorithmLog.FindAllSubmatch(out, -1)
+	if len(algs) == 0 {
+		t.Fatalf("compute logged no float32 product kernel:\n%s", out)
+	}
+	for _, m := range algs {
+		if c.algorithm != "" && c.algorithm != string(m[1]) {
+			t.Fatalf("compute used both %q and %q for float32 products:\n%s", c.algorithm, m[1], out)
+		}
+		c.algorithm = string(m[1])
+	}
+	var ok bool
+	if c.compute, ok = computeClass[c.algorithm]; !ok {
+		t.Fatalf("compute used %q, a product kernel this test does not know", c.algorithm)
+	}
+	return c
+}
+
+// TestMatMulKernelsChild is the child of the tests above: with klog at
+// verbosity 1 it multiplies two 256 × 256 matrices, checks the product
+// against float64 loops and prints MatMulKernels.
 func TestMatMulKernelsChild(t *testing.T) {
 	if os.Getenv("COURSE_KERNELS_CHILD") == "" {
-		t.Skip("run by TestMatMulKernelsAgreesWithCompute")
+		t.Skip("run by TestMatMulKernelsAgreesWithCompute and TestClasses")
 	}
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/attention-in-go/course/lib/backend"
+)
+
+// TestKernels: the list names every class this machine runs, its own
+// first; a command runs once per class with that class's switches and
+// none of the parent's, and a failing run fails the command.
+func TestKernels(t *testing.T) {
+	classes := backend.Classes()
+	code, stdout, stderr := runCourse(t, t.TempDir(), "kernels")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != exitOK || len(lines) != len(classes) {
+		t.Fatalf("kernels: status %d, %q (stderr %q); want one line per class of %v", code, stdout, stderr, classes)
+	}
+	for i, c := range classes {
+		if !strings.HasPrefix(lines[i], c.Name) || !strings.HasSuffix(strings.TrimSpace(lines[i]), strings.Join(c.Env, " ")) {
+			t.Errorf("line %d = %q, want %s and its environment %q", i, lines[i], c.Name, c.Env)
+		}
+	}
+
+	t.Setenv("GOMLX_SIMD_AVX2", "false") // the parent's switch must not reach the runs
+	code, stdout, stderr = runCourse(t, t.TempDir(), "kernels", "sh", "-c", `echo "env GOMLX_SIMD_AVX512=$GOMLX_SIMD_AVX512 GOMLX_SIMD_AVX2=$GOMLX_SIMD_AVX2"`)
+	if code != exitOK {
+		t.Fatalf("kernels sh: status %d, %q %q", code, stdout, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(stdout, "\n") {
+		if env, ok := strings.CutPrefix(line, "env "); ok {
+			got = append(got, backend.KernelsWith(strings.Fields(env)))
+		}
+	}
+	var want []string
+	for _, c := range classes {
+		want = append(want, c.Name)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the runs selected %v, want %v:\n%s", got, want, stdout)
+	}
+
+	code, stdout, _ = runCourse(t, t.TempDir(), "kernels", "-others", "sh", "-c", "echo R\"A\"N")
+	if n := strings.Count(stdout, "RAN\n"); code != exitOK || n != len(classes)-1 {
+		t.Errorf("kernels -others: status %d, %d runs; want %d:\n%s", code, n, len(classes)-1, stdout)
+	}
+	if code, stdout, _ = runCourse(t, t.TempDir(), "kernels", "false"); code != exitFailed || !strings.Contains(stdout, "kernels "+classes[0].Name+": exit status 1") {
+		t.Errorf("kernels false: status %d, %q; want a failure naming the class", code, stdout)
+	}
+}
