@@ -11,12 +11,14 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	gomlxtrain "github.com/gomlx/gomlx/ml/train"
 	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/gomlx/gomlx/ml/train/optimizer/cosineschedule"
 
 	"github.com/attention-in-go/course/lib/backend"
 )
@@ -52,6 +54,13 @@ type Config struct {
 
 	// LearningRate of Adam (default 0.001, Kingma & Ba's value).
 	LearningRate float64
+
+	// Decay lowers the learning rate along half a cosine, from
+	// LearningRate at the first step to 0 at the last (Loshchilov & Hutter
+	// 2017, one cycle without restarts): the large steps of the start find
+	// the solution, the small ones of the end settle in it instead of
+	// jumping around it. Off, the rate stays LearningRate throughout.
+	Decay bool
 
 	// Seed seeds the initial weights and the order of the batches. The
 	// same seed gives the same run.
@@ -198,6 +207,13 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	store := newStore(cfg.Seed)
 	// GoMLX's Trainer recognises model functions by their exact type, not a named one.
 	modelFn := (func(*model.Scope, []*graph.Node) []*graph.Node)(m)
+	if cfg.Decay {
+		modelFn = func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
+			// Only the training graph gets the schedule (Done is a no-op elsewhere).
+			cosineschedule.New(scope, inputs[0].Graph(), dtypes.Float32).LearningRate(cfg.LearningRate).PeriodSteps(cfg.Steps).Done()
+			return m(scope, inputs)
+		}
+	}
 	trainer := gomlxtrain.NewTrainer(backend.Default(), store, modelFn, loss.LossFn(lossFn),
 		optimizer.Adam().LearningRate(cfg.LearningRate).Done(), nil, nil)
 	loop := gomlxtrain.NewLoop(trainer)

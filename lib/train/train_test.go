@@ -375,3 +375,46 @@ func TestFailedRetrainingKeepsTheModel(t *testing.T) {
 		t.Errorf("cache holds %q, want only xor-keep", names)
 	}
 }
+
+// TestDecay: with Config.Decay the learning rate Adam steps with falls
+// along half a cosine: the first step is the constant rate's (same loss
+// after it), later steps are smaller (the losses part), and the rate of
+// the last step is lr·(1 + cos(π·(n−1)/n))/2, read back from the
+// optimiser's variable.
+func TestDecay(t *testing.T) {
+	const n, lr = 40, 0.05
+	run := func(decay bool) *Trained {
+		tr, err := Fit(Config{Steps: n, BatchSize: 16, LearningRate: lr, Seed: 3, Quiet: true, Decay: decay}, mlp, bce, xorData())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	constant, decayed := run(false), run(true)
+	if constant.History.Loss[0] != decayed.History.Loss[0] || constant.History.Loss[1] != decayed.History.Loss[1] {
+		t.Errorf("first losses %v and %v: the first step should be the same", constant.History.Loss[:2], decayed.History.Loss[:2])
+	}
+	if slices.Equal(constant.History.Loss, decayed.History.Loss) {
+		t.Error("Decay changed nothing")
+	}
+	rate := func(tr *Trained) float64 {
+		for v := range tr.Store.IterVariables() {
+			if strings.HasSuffix(v.Path(), "learning_rate") {
+				value, err := v.Value()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return float64(tensors.ToScalar[float32](value))
+			}
+		}
+		t.Fatal("no learning_rate variable")
+		return 0
+	}
+	if got := rate(constant); math.Abs(got-lr) > 1e-7 {
+		t.Errorf("constant rate = %g, want %g", got, lr)
+	}
+	want := lr * (1 + math.Cos(math.Pi*(n-1)/n)) / 2
+	if got := rate(decayed); math.Abs(got-want) > 1e-6 {
+		t.Errorf("decayed rate at the last step = %g, want %g", got, want)
+	}
+}
