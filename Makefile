@@ -13,16 +13,17 @@ JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)
 HOST ?= 127.0.0.1
 PORT ?= 8888
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
-# How many notebooks test-notebooks and test-exercises run at once: a
-# cell's build is mostly one core's work, so two at a time nearly halve
-# the notebooks that mostly build; a notebook whose text states a timing
-# runs alone whatever JOBS says (course run -j).
+# How many notebooks test-notebooks, test-exercises and test-kernels run at
+# once: a cell's build is mostly one core's work, so two at a time nearly
+# halve the notebooks that mostly build; a notebook whose text states a
+# timing of this machine (its kernel class and cores) runs alone whatever
+# JOBS says (course run -j).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Flags of scripts/install.sh: the targets that drive a browser add --browser
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-browser grade site bench fmt clean docker-check
+.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-kernels test-browser grade site bench fmt clean docker-check
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -47,7 +48,7 @@ check-notebooks: ## Fail if a committed notebook differs from what lessons/ buil
 	@go run ./cmd/course build -check
 
 test: SETUP_FLAGS += --browser --grader
-test: setup test-go check-notebooks test-notebooks test-exercises test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless and in a browser
+test: setup test-go check-notebooks test-notebooks test-exercises test-kernels test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless (under every kernel class the CPU can emulate) and in a browser
 	@echo
 	@echo "make test: all checks passed.  [$$(date +%T)]"
 
@@ -69,6 +70,11 @@ test-notebooks: ## Run every notebook headless through the GoNB kernel and fail 
 	@echo
 	@echo "==> Running the notebooks headless through Jupyter and GoNB  [$$(date +%T)]"
 	@go run ./cmd/course run -j $(JOBS)
+
+test-kernels: ## Run the lessons and the solutions again under every other kernel class this CPU can emulate: their figures must hold on every CPU
+	@echo
+	@echo "==> The lessons and the solutions under the other kernel classes this CPU can emulate  [$$(date +%T)]"
+	@go run ./cmd/course run -kernels others -j $(JOBS) -timeout 30m notebooks/*.ipynb solutions/*.ipynb
 
 test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no crash) headless through GoNB
 	@echo

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,13 +20,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/lib/backend"
 )
 
 var runCommand = &command{
 	name:    "run",
-	args:    "[-timeout 10m] [-j 1] [-keep DIR] [-v] [NOTEBOOK...]",
+	args:    "[-timeout 10m] [-j 1] [-kernels CLASSES] [-keep DIR] [-v] [NOTEBOOK...]",
 	summary: "execute notebooks headless with Jupyter and GoNB, report failed cells",
 	help: `
 Run executes notebooks headless, one at a time (or -j at a time), with
@@ -49,11 +52,25 @@ each line of its "claims" blocks (see internal/claim) is checked against
 what the executed notebook printed, or its run time, and a claim that no
 longer holds fails the notebook ("text before In[n]"). Exercise notebooks
 are not checked; their stubs compute nothing.
+A trained figure moves with the order of the sums, which depends on the
+CPU's kernels (AVX-512, AVX2, plain Go): the text states what every class
+gives, and -kernels runs each notebook under each class named — a
+comma-separated list of AVX-512, AVX2 and plain, "all" (every class this
+machine can run, its own first: an AVX-512 CPU emulates AVX2 and plain Go
+by switching GoMLX's kernels off, GOMLX_SIMD_AVX512=false and
+GOMLX_SIMD_AVX2=false) or "others" (all but its own). Without -kernels
+the notebooks run with the kernels the environment gives. A timing of the
+text is checked only on a run on the machine it was measured on (its
+kernel class and number of cores), and only against being stale (see
+internal/claim); the report says which timings it did not check.
 Notebooks whose cells mostly build programs (a cell's build is mostly one
 core's work) finish sooner two at a time on two cores; a notebook whose
-text states how long something takes (a timing claim) runs alone even
-with -j. Run fails if a notebook fails, times out or cannot be executed. The
-executed notebooks are thrown away unless -keep says where to write them.
+text states how long something takes on this machine runs alone even
+with -j. Each kernel class gets a checkpoint folder of its own
+(COURSE_CACHE), new for the run, so that a notebook never loads a model
+another run, or another class, trained. Run fails if a notebook fails,
+times out or cannot be executed. The executed notebooks are thrown away
+unless -keep says where to write them.
 
 Jupyter and the gonb kernel must be installed ('make setup'); $(go env
 GOPATH)/bin is put first on the PATH so that the kernel finds gonb's tools.`,
@@ -72,7 +89,12 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	keep := fs.String("keep", "", "write the executed notebooks to `DIR` instead of a temporary folder")
 	verbose := fs.Bool("v", false, "show nbconvert's and the kernel's log as they run")
 	jobs := fs.Int("j", 1, "run up to `N` notebooks at once")
+	kernels := fs.String("kernels", "", "run every notebook under each kernel class of `CLASSES`: AVX-512, AVX2, plain (comma-separated), all or others")
 	if err := e.parseFlags(fs, args); err != nil {
+		return err
+	}
+	classes, err := kernelClasses(*kernels)
+	if err != nil {
 		return err
 	}
 	if *timeout < time.Second {
@@ -94,63 +116,146 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer cleanup()
+	caches, err := os.MkdirTemp("", "course-checkpoints-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(caches)
+
+	// A job is one notebook under one kernel class; the classes are run
+	// one after the other, each over every notebook.
+	type job struct {
+		path  string
+		class backend.Class
+		named bool // the class was asked for: the report names it
+	}
+	var todo []job
+	for _, c := range classes {
+		for _, p := range paths {
+			todo = append(todo, job{p, c, *kernels != ""})
+		}
+	}
+	switch {
+	case *kernels == "": // the environment's kernels
+		c := backend.Class{Name: backend.KernelsWith(r.env)}
+		for _, p := range paths {
+			todo = append(todo, job{path: p, class: c})
+		}
+	case len(classes) == 0:
+		fmt.Fprintf(e.stdout, "-kernels %s: this machine runs only the %s kernels; nothing to run\n", *kernels, backend.Classes()[0].Name)
+		return nil
+	}
 
 	// Up to jobs notebooks run at once, started in the order given; each
 	// is reported, in that order, as soon as it and those before it are
 	// done. Once the run is interrupted, no more notebooks start.
-	results := make([]chan result, len(paths))
+	results := make([]chan result, len(todo))
 	for i := range results {
 		results[i] = make(chan result, 1)
 	}
-	next := make(chan int, len(paths))
-	for i := range paths {
+	next := make(chan int, len(todo))
+	for i := range todo {
 		next <- i
 	}
 	close(next)
-	// A notebook whose text states how long something takes runs alone:
-	// it holds the lock, the others share it (a waiting Lock stops new
-	// RLocks, so the order given is kept).
+	// A notebook whose text states how long something takes on this
+	// machine runs alone: it holds the lock, the others share it (a
+	// waiting Lock stops new RLocks, so the order given is kept).
 	var alone sync.RWMutex
-	for range min(*jobs, len(paths)) {
+	for range min(*jobs, len(todo)) {
 		go func() {
 			for i := range next {
 				if e.ctx.Err() != nil {
 					close(results[i])
 					continue
 				}
+				j := todo[i]
+				m := runMachine(j.class.Name)
 				lock, unlock := alone.RLock, alone.RUnlock
-				if timed(paths[i]) {
+				if timed(j.path, m) {
 					lock, unlock = alone.Lock, alone.Unlock
 				}
 				lock()
-				results[i] <- r.run(e.ctx, paths[i], outDir)
+				res := r.withClass(j.class, j.named, caches).run(e.ctx, j.path, outDir)
+				res.machine = m
+				results[i] <- res
 				unlock()
 			}
 		}()
 	}
 	failed := 0
-	for i, p := range paths {
+	for i, j := range todo {
 		res, ran := <-results[i]
 		if !ran {
 			break
 		}
-		if !res.report(e.stdout, e.display(p)) {
+		name := e.display(j.path)
+		if j.named {
+			name += "  [" + j.class.Name + "]"
+		}
+		if !res.report(e.stdout, name) {
 			failed++
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(e.stdout, "%d of %d notebooks failed\n", failed, len(paths))
+		what := "notebooks"
+		if *kernels != "" {
+			what = "notebook runs"
+		}
+		fmt.Fprintf(e.stdout, "%d of %d %s failed\n", failed, len(todo), what)
 		return errFailed
 	}
 	return nil
 }
 
-// timed reports whether the notebook at path states timings
+// kernelClasses returns the classes -kernels names: none for an empty
+// flag (one run per notebook with the environment's kernels), and none
+// for "others" on a machine that runs one class only.
+func kernelClasses(flag string) ([]backend.Class, error) {
+	if flag == "" {
+		return nil, nil
+	}
+	here := backend.Classes()
+	var names []string
+	for _, c := range here {
+		names = append(names, c.Name)
+	}
+	switch flag {
+	case "all":
+		return here, nil
+	case "others":
+		return here[1:], nil
+	}
+	var out []backend.Class
+	for _, name := range strings.Split(flag, ",") {
+		name = strings.TrimSpace(name)
+		want := map[string]string{"avx-512": backend.AVX512, "avx512": backend.AVX512, "avx2": backend.AVX2, "plain": backend.Plain, "plain go": backend.Plain}[strings.ToLower(name)]
+		if want == "" {
+			return nil, usageErrorf("-kernels %s: %q is not a kernel class (AVX-512, AVX2, plain, or all, others)", flag, name)
+		}
+		i := slices.IndexFunc(here, func(c backend.Class) bool { return c.Name == want })
+		if i < 0 {
+			return nil, usageErrorf("-kernels %s: this machine cannot run the %s kernels; it runs %s", flag, want, strings.Join(names, ", "))
+		}
+		if !slices.ContainsFunc(out, func(c backend.Class) bool { return c.Name == want }) {
+			out = append(out, here[i])
+		}
+	}
+	return out, nil
+}
+
+// runMachine is the machine a notebook runs on with the kernels named: its
+// timings are held to the text's only if the text measured them there.
+func runMachine(kernels string) claim.Machine {
+	return claim.Machine{Kernels: kernels, Cores: runtime.GOMAXPROCS(0)}
+}
+
+// timed reports whether the notebook at path states timings on machine m
 // ([notebook.Timed]); one that cannot be read is run alone, and its run
 // reports why.
-func timed(path string) bool {
+func timed(path string, m claim.Machine) bool {
 	nb, err := notebook.ReadFile(path)
-	return err != nil || notebook.Timed(nb)
+	return err != nil || notebook.Timed(nb, m)
 }
 
 // display returns path relative to the working directory if it is inside.
@@ -221,7 +326,28 @@ type runner struct {
 	env     []string // the child's environment
 	timeout time.Duration
 	verbose io.Writer // nbconvert's stderr is copied here if not nil
+	suffix  string    // ends the executed notebook's name: its kernel class, when named
 }
+
+// withClass returns a runner whose notebooks use the kernels of class c
+// (when named, its switches replace any of the environment's) and keep
+// their checkpoints in a folder of caches of that class's own.
+func (r *runner) withClass(c backend.Class, named bool, caches string) *runner {
+	rc := *r
+	rc.env = slices.DeleteFunc(slices.Clone(r.env), func(kv string) bool {
+		return strings.HasPrefix(kv, courseCacheEnv+"=") || named && strings.HasPrefix(kv, "GOMLX_SIMD_")
+	})
+	slug := strings.ToLower(strings.ReplaceAll(c.Name, " ", "-"))
+	if named {
+		rc.env = append(rc.env, c.Env...)
+		rc.suffix = "." + slug
+	}
+	rc.env = append(rc.env, courseCacheEnv+"="+filepath.Join(caches, slug))
+	return &rc
+}
+
+// courseCacheEnv names the folder of trained checkpoints (lib/train.Dir).
+const courseCacheEnv = "COURSE_CACHE"
 
 // setupAdvice ends the errors about a missing Jupyter or GoNB.
 const setupAdvice = "run `make setup` to install Jupyter and the GoNB kernel"
@@ -316,6 +442,7 @@ func goPath() string {
 
 // result is the outcome of executing one notebook.
 type result struct {
+	machine claim.Machine // where it ran: its kernels and cores
 	elapsed time.Duration
 	nb      *notebook.Notebook // the executed notebook, if nbconvert wrote it
 	err     error              // a timeout, or why nbconvert failed
@@ -331,6 +458,7 @@ func (r *runner) run(ctx context.Context, path, outDir string) result {
 	if dir := filepath.Base(filepath.Dir(path)); dir == "exercises" || dir == "solutions" {
 		name = dir + "-" + name // exercises/01-x and solutions/01-x side by side in -keep
 	}
+	name += r.suffix // and the runs of each kernel class
 	out := filepath.Join(outDir, name+".ipynb")
 	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return result{err: err}
@@ -382,11 +510,12 @@ func (res result) report(w io.Writer, name string) bool {
 		if f := res.nb.Course.Flavour; f != "" {
 			failures = append(failures, notebook.CheckFailures(res.nb, f == notebook.FlavourSolution)...)
 		}
-		failures = append(failures, notebook.ClaimFailures(res.nb, res.elapsed.Seconds())...)
+		failures = append(failures, notebook.ClaimFailures(res.nb, res.elapsed.Seconds(), res.machine)...)
 		slices.SortFunc(failures, func(a, b notebook.Failure) int { return a.Cell - b.Cell })
 	}
 	if res.err == nil && len(failures) == 0 {
 		fmt.Fprintf(w, "ok   %s  %s  %d cells  %d images\n", name, secs, res.nb.CodeCells(), notebook.Images(res.nb))
+		res.reportElsewhere(w)
 		return true
 	}
 	fmt.Fprintf(w, "FAIL %s  %s", name, secs)
@@ -424,7 +553,23 @@ func (res result) report(w io.Writer, name string) bool {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
+	res.reportElsewhere(w)
 	return false
+}
+
+// reportElsewhere says which of the text's timings this run did not check:
+// those measured on another machine.
+func (res result) reportElsewhere(w io.Writer) {
+	if res.nb == nil {
+		return
+	}
+	var on []string
+	for _, m := range notebook.TimedElsewhere(res.nb, res.machine) {
+		on = append(on, m.String())
+	}
+	if len(on) > 0 {
+		fmt.Fprintf(w, "     (the text's timings were measured on %s; not checked on %s)\n", strings.Join(on, " and "), res.machine)
+	}
 }
 
 // limitLines returns the lines of s, at most max of them, the last one

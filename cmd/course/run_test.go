@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/lib/backend"
 )
 
 func TestReport(t *testing.T) {
@@ -239,23 +241,36 @@ func TestChildEnvIsHeadless(t *testing.T) {
 	}
 }
 
-// TestRunJobsTimedAlone: with -j 2, notebooks without timings run side by
-// side, and a notebook that states a timing runs alone, in the order
-// given. Each notebook sleeps 3 s in a cell; their cells' execution times
+// TestRunJobsTimedAlone: with -j 2, notebooks without timings of this
+// machine run side by side, and a notebook that states a timing measured
+// on this machine runs alone, in the order given. Each notebook sleeps 3 s in a cell; their cells' execution times
 // (to the second, as GoNB stamps them) show what ran together.
 func TestRunJobsTimedAlone(t *testing.T) {
 	requireJupyter(t)
 	dir := t.TempDir()
 	sleep := "```go\n%%\ntime.Sleep(3 * time.Second)\nfmt.Println(\"slept\")\n```\n"
-	for _, name := range []string{"a", "b", "d"} {
+	for _, name := range []string{"a", "d"} {
 		writeNotebook(t, dir, name, "# "+name+"\n"+sleep)
 	}
-	writeNotebook(t, dir, "c", "# c\n\nThis notebook takes about 3 s.\n\n```claims\n\"3 s\" ~ notebook ×10\n```\n\n"+sleep)
+	// c's timing was measured on this machine, b's on another: only c runs alone.
+	here := runMachine(backend.KernelsWith(childEnv()))
+	other := here
+	other.Cores++
+	timing := func(m claim.Machine) string {
+		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n```claims\n\"3 s\" ~ notebook ×10 on %s\n```\n\n", m.Cores, m.Kernels, m.Label())
+	}
+	writeNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
+	writeNotebook(t, dir, "c", "# c\n\n"+timing(here)+sleep)
 	code, stdout, stderr := runCourse(t, dir, "run", "-j", "2", "-keep", "out", "a.ipynb", "b.ipynb", "c.ipynb", "d.ipynb")
 	if code != 0 {
 		t.Fatalf("run: status %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
-	checkLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`, `ok   c\.ipynb .*`, `ok   d\.ipynb .*`})
+	checkLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
+		regexp.QuoteMeta(fmt.Sprintf("     (the text's timings were measured on %s; not checked on %s)", other, here)),
+		`ok   c\.ipynb .*`, `ok   d\.ipynb .*`})
+	if strings.Contains(stdout, "not checked on "+here.String()+")\nok   d") {
+		t.Errorf("c's timing, measured on this machine, reported as not checked:\n%s", stdout)
+	}
 	type span struct{ start, end time.Time }
 	spans := map[string]span{}
 	for _, name := range []string{"a", "b", "c", "d"} {
@@ -282,12 +297,89 @@ func TestRunJobsTimedAlone(t *testing.T) {
 		spans[name] = s
 	}
 	if a, b := spans["a"], spans["b"]; !b.start.Before(a.end) {
-		t.Errorf("a (%v–%v) and b (%v–%v), both without timings, did not run side by side", a.start, a.end, b.start, b.end)
+		t.Errorf("a (%v–%v) and b (%v–%v), without timings of this machine, did not run side by side", a.start, a.end, b.start, b.end)
 	}
 	if c := spans["c"]; c.start.Before(spans["a"].end) || c.start.Before(spans["b"].end) {
 		t.Errorf("c, which states a timing, started at %v, before a and b ended (%v, %v)", c.start, spans["a"].end, spans["b"].end)
 	}
 	if d := spans["d"]; d.start.Before(spans["c"].end) {
 		t.Errorf("d started at %v, before c, which runs alone, ended at %v", d.start, spans["c"].end)
+	}
+}
+
+// TestRunKernels: -kernels all runs each notebook under every class this
+// machine can run, in order, each with the class's switches (whatever the
+// parent's environment says) and a checkpoint folder of its own; the
+// report names the class of each run.
+func TestRunKernels(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	writeNotebook(t, dir, "env", "# env\n```go\n%%\nfmt.Printf(\"avx512=%q avx2=%q cache=%q\\n\", os.Getenv(\"GOMLX_SIMD_AVX512\"), os.Getenv(\"GOMLX_SIMD_AVX2\"), os.Getenv(\"COURSE_CACHE\"))\n```\n")
+	t.Setenv("GOMLX_SIMD_AVX2", "false") // must not leak into the runs of named classes
+	code, stdout, stderr := runCourse(t, dir, "run", "-j", "2", "-kernels", "all", "-keep", "out", "env.ipynb")
+	if code != 0 {
+		t.Fatalf("run: status %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	classes := backend.Classes()
+	var want []string
+	caches := map[string]bool{}
+	for _, c := range classes {
+		want = append(want, `ok   env\.ipynb  \[`+regexp.QuoteMeta(c.Name)+`\] .*`)
+		slug := strings.ToLower(strings.ReplaceAll(c.Name, " ", "-"))
+		nb, err := notebook.ReadFile(filepath.Join(dir, "out", "env."+slug+".ipynb"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		out := nb.Cells[len(nb.Cells)-1].Outputs
+		if len(out) == 0 {
+			t.Fatalf("%s: the cell printed nothing", c.Name)
+		}
+		var avx512, avx2, cache string
+		if _, err := fmt.Sscanf(strings.TrimSpace(out[0].Text), "avx512=%q avx2=%q cache=%q", &avx512, &avx2, &cache); err != nil {
+			t.Fatalf("%s: %q: %v", c.Name, out[0].Text, err)
+		}
+		env := []string{"GOMLX_SIMD_AVX512=" + avx512, "GOMLX_SIMD_AVX2=" + avx2}
+		if got := backend.KernelsWith(env); got != c.Name {
+			t.Errorf("the %s run had %q, which selects %s", c.Name, env, got)
+		}
+		if cache == "" || caches[cache] || !strings.HasSuffix(cache, slug) {
+			t.Errorf("the %s run's COURSE_CACHE is %q: want a folder of its own", c.Name, cache)
+		}
+		caches[cache] = true
+		if _, err := os.Stat(cache); err == nil {
+			t.Errorf("the %s run's checkpoint folder %s is left behind", c.Name, cache)
+		}
+	}
+	checkLines(t, stdout, want)
+
+	code, _, stderr = runCourse(t, dir, "run", "-kernels", "AVX-1024", "env.ipynb")
+	if code != exitUsage || !strings.Contains(stderr, "not a kernel class") {
+		t.Errorf("-kernels AVX-1024: status %d, stderr %q; want a usage error", code, stderr)
+	}
+}
+
+func TestKernelClasses(t *testing.T) {
+	here := backend.Classes()
+	for _, tt := range []struct {
+		flag string
+		want []backend.Class
+		err  string
+	}{
+		{"", nil, ""},
+		{"all", here, ""},
+		{"others", here[1:], ""},
+		{"plain", here[len(here)-1:], ""},
+		{"Plain Go, plain", here[len(here)-1:], ""},
+		{"AVX-1024", nil, "not a kernel class"},
+	} {
+		got, err := kernelClasses(tt.flag)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("kernelClasses(%q) = %v, %v; want %v, %q", tt.flag, got, err, tt.want, tt.err)
+		}
+	}
+	if here[0].Name != backend.AVX512 {
+		if _, err := kernelClasses("AVX-512"); err == nil || !strings.Contains(err.Error(), "cannot run the AVX-512 kernels") {
+			t.Errorf("kernelClasses(AVX-512) on a CPU without it: %v", err)
+		}
 	}
 }

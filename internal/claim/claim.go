@@ -8,8 +8,9 @@
 //
 //	"50.7%" ~ /length 12 +([\d.]+)%/            the notebook prints it
 //	"0.29·0.50" ~ /α +([\d.]+)/ /I +([\d.]+)/   the same, from two places
-//	"26–37 s" ~ /trained in (\S+)\)/ ×2.5       a timing, checked loosely
-//	"117–145 s" ~ notebook ×2                   the notebook's own run time
+//	"98–100 %" ~ /length 12 +([\d.]+)%/         a range: what every kernel class gives
+//	"26–37 s" ~ /trained in (\S+)\)/ ×2.5 on AVX-512/2   a timing, and its machine
+//	"117–145 s" ~ notebook ×2 on plain/2        the notebook's own run time
 //	"1 − 0.72/2 ≈ 64 %" = 100*(1 - 0.72/2)      arithmetic: its last number
 //	"28.4 BLEU" quoted Vaswani et al. 2017      from a paper or the source
 //	"σ = 0.1" given                             a setting, not a result
@@ -22,13 +23,28 @@
 // may be a Go duration such as "1m21s", read in seconds. A text with one
 // number or range is compared with every group ("each took 12–31 s").
 //
-// A tolerance is ±x (absolute), ±x% (relative) or ×f (within [low/f,
-// high·f], for timings, which depend on the machine); without one a figure
+// A tolerance is ±x (absolute) or ±x% (relative); without one a figure
 // must equal the value rounded as the text shows it. A text that starts
 // "below", "under", "at most", "less than", "up to" or "within" states an
 // upper bound, one that starts "above", "over", "at least" or "more than"
-// a lower bound; a bound holds exactly unless a tolerance is stated
-// ("under 2 minutes" ~ notebook ×2 holds up to 4 minutes).
+// a lower bound; a bound holds exactly unless a tolerance is stated.
+//
+// A figure that comes out of a training moves with the order of its sums,
+// which differs between the CPU classes the course runs on (the kernels
+// of lib/backend.Classes, and arm64): the text states what every class
+// gives, as a range or a bound, and the tests run the trained lessons
+// under every class the machine can emulate.
+//
+// A timing depends on the machine, so it is a measurement of one: its
+// line ends with the tolerance ×f and the machine, "on KERNELS/CORES" —
+// the kernel class (AVX-512, AVX2 or plain, as lib/backend names them)
+// and the number of cores — and the text must name that machine too
+// ("on two AVX-512 cores"). It is checked only on a run of that class
+// with that many cores, and only against being stale: a run more than f
+// times faster than the text says fails, a slower one never does (a
+// learner's machine may be slower, or busy). A timing is a value or a
+// range, never a bound. What holds on every machine is a relative claim
+// ("the cache is 12 times faster"), which a lesson checks within its run.
 //
 // [Unclaimed] finds the figures of a Markdown text that no claim covers —
 // numbers with a unit (%, s, ms, min, minutes, seconds), decimals, and
@@ -73,8 +89,33 @@ type Claim struct {
 	// "at most 0.19", "under 2 s"), -1 for a lower bound ("at least 90 %",
 	// "above 0.99"), 0 for a value: a bound holds without tolerance.
 	Bound int
-	Line  string // the line as written
+	// On is the machine a timing was measured on; zero for other claims.
+	On   Machine
+	Line string // the line as written
 }
+
+// Machine is where a timing was measured, or where a notebook runs: the
+// class of compute kernels, as lib/backend names them ("AVX-512", "AVX2"
+// or "plain Go"), and the number of cores.
+type Machine struct {
+	Kernels string
+	Cores   int
+}
+
+func (m Machine) String() string {
+	if m.Cores == 1 {
+		return m.Kernels + ", 1 core"
+	}
+	return fmt.Sprintf("%s, %d cores", m.Kernels, m.Cores)
+}
+
+// Label is m as a claim's line names it: "AVX-512/2", "plain/4".
+func (m Machine) Label() string {
+	return strings.TrimSuffix(m.Kernels, " Go") + "/" + strconv.Itoa(m.Cores)
+}
+
+// machineRE is the label that ends a timing's line: "on AVX-512/2".
+var machineRE = regexp.MustCompile(`\s+on\s+(AVX-512|AVX2|plain)/(\d+)$`)
 
 // A Range is a number of the text, or a range "26–37" (Lo < Hi), with the
 // half-unit of its last digit: "50.7" is Range{50.7, 50.7, 0.05}.
@@ -121,7 +162,23 @@ var lineRE = regexp.MustCompile(`^"([^"]+)"\s+(~|=|quoted|given)\s*(.*)$`)
 
 // Parse parses one line of a ```claims block.
 func Parse(line string) (Claim, error) {
-	line = strings.TrimSpace(line)
+	c, err := parse(strings.TrimSpace(line))
+	switch {
+	case err != nil:
+		return Claim{}, err
+	case c.Timing() && c.On == (Machine{}):
+		return Claim{}, fmt.Errorf("claim %q: a timing depends on the machine: end the line with the one it was measured on, as \"on AVX-512/2\" (kernels AVX-512, AVX2 or plain, then cores)", c.Line)
+	case c.Timing() && c.Bound != 0:
+		return Claim{}, fmt.Errorf("claim %q: a timing is a measurement of one machine: state it as a value or a range (\"about 45 s\"), not a bound", c.Line)
+	case !c.Timing() && c.On != (Machine{}):
+		return Claim{}, fmt.Errorf("claim %q: only a timing (~ notebook, or a printed time or figure within ×f) is measured on a machine", c.Line)
+	}
+	return c, nil
+}
+
+// parse parses a line without checking that timings, and only they, name
+// their machine.
+func parse(line string) (Claim, error) {
 	m := lineRE.FindStringSubmatch(line)
 	if m == nil {
 		return Claim{}, fmt.Errorf(`claim %q: want "TEXT" ~ /REGEXP/ [TOL], "TEXT" ~ notebook [TOL], "TEXT" = EXPR [TOL], "TEXT" quoted SOURCE or "TEXT" given`, line)
@@ -143,6 +200,19 @@ func Parse(line string) (Claim, error) {
 		}
 		c.Expr = rest
 		return c, nil
+	}
+	if m := machineRE.FindStringSubmatch(rest); m == nil && strings.Contains(rest, " on ") && !strings.HasSuffix(rest, "/") {
+		return Claim{}, fmt.Errorf("claim %q: the machine must be on KERNELS/CORES, KERNELS one of AVX-512, AVX2 or plain (\"on AVX-512/2\")", line)
+	} else if m != nil {
+		c.On.Kernels = map[string]string{"plain": "plain Go"}[m[1]]
+		if c.On.Kernels == "" {
+			c.On.Kernels = m[1]
+		}
+		c.On.Cores, _ = strconv.Atoi(m[2])
+		rest = strings.TrimSpace(rest[:len(rest)-len(m[0])])
+		if c.On.Cores < 1 {
+			return Claim{}, fmt.Errorf("claim %q: a machine has at least one core", line)
+		}
 	}
 	rest, tol, err := splitTolerance(rest)
 	if err != nil {
@@ -282,13 +352,24 @@ var durationRE = regexp.MustCompile(`^\s*(\d+(\.\d+)?(h|m|s|ms|µs|ns))+\s*$`)
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // Timing reports whether c states how long something took: the
-// notebook's run time, or a printed figure held only within a factor (×f),
-// which is how timings are claimed. Such a figure depends on what else the
-// machine is doing.
-func (c Claim) Timing() bool { return c.Kind == RunTime || c.Tol.Factor > 0 }
+// notebook's run time, or a printed figure in seconds, milliseconds or
+// minutes, or held within a factor (×f). Such a figure depends on the
+// machine and on what else it is doing.
+func (c Claim) Timing() bool {
+	return c.Kind == RunTime || c.Kind == Printed && (c.Tol.Factor > 0 || timeUnitRE.MatchString(c.Text))
+}
+
+// timeUnitRE finds a number with a unit of time.
+var timeUnitRE = regexp.MustCompile(`\d\s?(?:ms|s|min|minutes?|seconds?)\b`)
+
+// Applies reports whether c is checked on a run on machine m: a timing
+// only on the machine it was measured on, every other claim everywhere.
+func (c Claim) Applies(m Machine) bool { return !c.Timing() || c.On == m }
 
 // Check compares a Printed claim with the text the notebook printed, or a
-// RunTime claim with its run time in seconds; other kinds pass.
+// RunTime claim with its run time in seconds; other kinds pass. A timing
+// is held only against being stale (see the package comment): call Check
+// for it only where it [Claim.Applies].
 func (c Claim) Check(printed string, seconds float64) error {
 	var got []float64
 	switch c.Kind {
@@ -337,8 +418,17 @@ func (c Claim) Check(printed string, seconds float64) error {
 // within the tolerance.
 func (c Claim) holds(r Range, v float64) error {
 	got := strconv.FormatFloat(v, 'g', 6, 64)
-	// A bound holds exactly, or within a stated tolerance (a timing on
-	// another machine); a value within the tolerance or the rounding.
+	if c.Timing() {
+		// Stale only when the run beats the text by more than the factor:
+		// a slower machine, or a busy one, never fails.
+		f := max(c.Tol.Factor, 1)
+		if v < r.Lo/f-1e-9 {
+			return fmt.Errorf("the text says %s (on %s), this run took %s: more than %g times less — measure it again and update the text", fmtRange(r), c.On, got, f)
+		}
+		return nil
+	}
+	// A bound holds exactly, or within a stated tolerance; a value within
+	// the tolerance or the rounding.
 	exact := c.Tol == Tolerance{}
 	switch {
 	case c.Bound > 0 && v > r.Hi && (exact || !c.Tol.Within(Range{r.Hi, r.Hi, 0}, v)),

@@ -3,6 +3,7 @@ package claim
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,9 +106,43 @@ func Block(lines []string) ([]Claim, error) {
 	return out, nil
 }
 
-// Describe says what is wrong with the figures and stale claims of a
-// Markdown cell, for a build error; "" if nothing is.
-func Describe(figures []string, stale []Claim) string {
+// Unlabelled returns the timings among claims whose machine the Markdown
+// md does not name: its kernel class ("AVX-512", "AVX2", "plain") and its
+// number of cores, in digits or in words ("on two AVX-512 cores", "a
+// 2-core machine"). A learner reads a timing as a promise unless the text
+// says where it was measured.
+func Unlabelled(md string, claims []Claim) []Claim {
+	md = strings.Join(strings.Fields(md), " ")
+	var out []Claim
+	for _, c := range claims {
+		if !c.Timing() {
+			continue
+		}
+		kernels := c.On.Kernels
+		if kernels == "plain Go" {
+			kernels = "plain"
+		}
+		if !strings.Contains(md, kernels) || !coresRE(c.On.Cores).MatchString(md) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// coresRE matches "2 cores", "two cores", "two AVX-512 cores", "2-core".
+func coresRE(n int) *regexp.Regexp {
+	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"}
+	alt := strconv.Itoa(n)
+	if n < len(words) {
+		alt += "|" + words[n]
+	}
+	return regexp.MustCompile(`(?i)\b(?:` + alt + `)(?:[\s-]+[\w-]+){0,3}?[\s-]+cores?\b`)
+}
+
+// Describe says what is wrong with the figures, stale claims and
+// unlabelled timings of a Markdown cell, for a build error; "" if nothing
+// is.
+func Describe(figures []string, stale []Claim, unlabelled ...Claim) string {
 	var b strings.Builder
 	if len(figures) > 0 {
 		fmt.Fprintf(&b, "figures without a claim: %q; add a line to a ```claims block after them: \"TEXT\" ~ /REGEXP/ (the notebook prints it), ~ notebook (its run time), = EXPR, quoted SOURCE or given", figures)
@@ -117,6 +152,12 @@ func Describe(figures []string, stale []Claim) string {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "claim %q: the cell's text does not contain %q", c.Line, c.Text)
+	}
+	for _, c := range unlabelled {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "claim %q: say in the text which machine the timing was measured on (%s)", c.Line, c.On)
 	}
 	return b.String()
 }

@@ -202,12 +202,12 @@ func TestParseErrors(t *testing.T) {
 // TestParseClaims: a ```claims block leaves the Markdown and joins the
 // cell it follows, whose text goes on after it.
 func TestParseClaims(t *testing.T) {
-	l, err := Parse("lessons/01-x.md", []byte("# T\n\nIt took 3.8 s.\n\n```claims\n# where it comes from\n\"3.8 s\" ~ /in ([\\d.]+) s/ ×2\n```\n\nMore text.\n\n```go\nx\n```\n"))
+	l, err := Parse("lessons/01-x.md", []byte("# T\n\nIt took 3.8 s.\n\n```claims\n# where it comes from\n\"3.8 s\" ~ /in ([\\d.]+) s/ ×2 on AVX2/4\n```\n\nMore text.\n\n```go\nx\n```\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := l.Cells[0]
-	if c.Kind != Markdown || c.Source != "# T\n\nIt took 3.8 s.\n\n\nMore text." || len(c.Claims) != 1 || c.Claims[0].Text != "3.8 s" || c.Claims[0].Tol.Factor != 2 {
+	if c.Kind != Markdown || c.Source != "# T\n\nIt took 3.8 s.\n\n\nMore text." || len(c.Claims) != 1 || c.Claims[0].Text != "3.8 s" || c.Claims[0].Tol.Factor != 2 || c.Claims[0].On.Kernels != "AVX2" || c.Claims[0].On.Cores != 4 {
 		t.Errorf("cell = %+v, want the Markdown without the block and its one claim", c)
 	}
 }

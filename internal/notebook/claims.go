@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/attention-in-go/course/internal/claim"
@@ -10,10 +11,11 @@ import (
 // ClaimFailures checks the claims of an executed notebook's Markdown cells
 // (Course.Claims, see package claim) against what its code cells
 // printed (stdout, and the text of its displayed HTML, Markdown or plain
-// text) and its run time in seconds. An exercise notebook is not
-// checked: its stubs compute nothing. A failure names the Markdown cell by
-// the code cell after it.
-func ClaimFailures(nb *Notebook, seconds float64) []Failure {
+// text) and its run time in seconds, on machine m: a timing measured on
+// another machine is not checked ([claim.Claim.Applies]). An exercise
+// notebook is not checked: its stubs compute nothing. A failure names the
+// Markdown cell by the code cell after it.
+func ClaimFailures(nb *Notebook, seconds float64, m claim.Machine) []Failure {
 	if nb.Course.Flavour == FlavourExercise {
 		return nil
 	}
@@ -27,6 +29,9 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 		}
 		for _, line := range c.Course.Claims {
 			cl, err := claim.Parse(line)
+			if err == nil && !cl.Applies(m) {
+				continue
+			}
 			if err == nil {
 				err = cl.Check(printed, seconds)
 			}
@@ -40,17 +45,41 @@ func ClaimFailures(nb *Notebook, seconds float64) []Failure {
 }
 
 // Timed reports whether the notebook's text states how long something in
-// it takes ([claim.Claim.Timing]): such a notebook should run alone, since
-// what else the machine does changes its timings.
-func Timed(nb *Notebook) bool {
-	for _, c := range nb.Cells {
-		for _, line := range c.Course.Claims {
-			if cl, err := claim.Parse(line); err == nil && cl.Timing() {
-				return true
-			}
+// it takes on machine m ([claim.Claim.Timing], [claim.Claim.Applies]):
+// such a notebook should run alone there, since what else the machine
+// does changes its timings.
+func Timed(nb *Notebook, m claim.Machine) bool {
+	for _, cl := range timings(nb) {
+		if cl.On == m {
+			return true
 		}
 	}
 	return false
+}
+
+// TimedElsewhere returns the machines, other than m, on which the
+// notebook's text states timings: what a run on m does not check.
+func TimedElsewhere(nb *Notebook, m claim.Machine) []claim.Machine {
+	var out []claim.Machine
+	for _, cl := range timings(nb) {
+		if cl.On != m && !slices.Contains(out, cl.On) {
+			out = append(out, cl.On)
+		}
+	}
+	return out
+}
+
+// timings returns the timing claims of the notebook's Markdown cells.
+func timings(nb *Notebook) []claim.Claim {
+	var out []claim.Claim
+	for _, c := range nb.Cells {
+		for _, line := range c.Course.Claims {
+			if cl, err := claim.Parse(line); err == nil && cl.Timing() {
+				out = append(out, cl)
+			}
+		}
+	}
+	return out
 }
 
 // printedText returns what the code cells of an executed notebook printed, in

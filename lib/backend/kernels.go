@@ -79,7 +79,7 @@ func Classes() []Class {
 // setup cell and the grader set GOEXPERIMENT=simd; internal/lesson.GoExperiment
 // in the course's tooling says why).
 //
-// Introduced in lesson 10.
+// Introduced in lesson 06.
 func MatMulKernels() string {
 	if !builtWithSIMD() {
 		return Plain

@@ -27,23 +27,28 @@ type Experiment struct {
 	// of calendar days kept for the test set ([Generate]).
 	TrainSize, TestSize int
 	TestFraction        float64
-	// Steps, Batch and LearningRate configure [train.Fit]; Seed seeds the
-	// data and the initial weights.
+	// Steps, Batch, LearningRate and Decay configure [train.Fit]; Seed
+	// seeds the data and the initial weights.
 	Steps, Batch int
 	LearningRate float64
+	Decay        bool
 	Seed         uint32
 	// Embed and Hidden are the model sizes; AttnSize the size of the
 	// additive and concat attention spaces.
 	Embed, Hidden, AttnSize int
 }
 
-// Lesson07 is the experiment of lesson 07, sized so that the four models
-// train in about half a minute each on two CPU cores with the pure-Go
-// backend.
+// Lesson07 is the experiment of lesson 07: 700 steps of Adam whose
+// learning rate falls from 0.01 along a cosine (train.Config.Decay), which
+// lets every score settle where it would otherwise still jump around its
+// solution — with a constant rate the general score's exact match ranged
+// from 94.2 % to 99.6 % over the kernel classes (AVX-512, AVX2, plain
+// Go), with the decay each score gives the same accuracy on all three
+// (docs/PERFORMANCE.md).
 //
 // Introduced in lesson 07.
 var Lesson07 = Experiment{TrainSize: 8000, TestSize: 500, TestFraction: 0.2, Steps: 700, Batch: 32, LearningRate: 0.01,
-	Seed: 7, Embed: 16, Hidden: 32, AttnSize: 32}
+	Decay: true, Seed: 7, Embed: 16, Hidden: 32, AttnSize: 32}
 
 // Config returns the seq2seq model of the experiment with the given score.
 func (x Experiment) Config(kind attention.ScoreKind) seq2seq.Config {
@@ -76,7 +81,7 @@ func (x Experiment) Dataset() (*train.Dataset, error) {
 }
 
 func (x Experiment) trainConfig(name string) train.Config {
-	return train.Config{Name: name, Steps: x.Steps, BatchSize: x.Batch, LearningRate: x.LearningRate, Seed: uint64(x.Seed)}
+	return train.Config{Name: name, Steps: x.Steps, BatchSize: x.Batch, LearningRate: x.LearningRate, Decay: x.Decay, Seed: uint64(x.Seed)}
 }
 
 // Train trains the model with the given score from scratch and saves it

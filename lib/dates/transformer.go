@@ -27,11 +27,13 @@ type TransformerExperiment struct {
 	// as in [Experiment].
 	TrainSize, TestSize int
 	TestFraction        float64
-	// Steps, Batch and LearningRate configure [train.Fit]; Seed seeds the
-	// data and the initial weights. DataSeed, when not 0, seeds the data
-	// instead, so that another Seed trains another model on the same dates.
+	// Steps, Batch, LearningRate and Decay configure [train.Fit]; Seed
+	// seeds the data and the initial weights. DataSeed, when not 0, seeds
+	// the data instead, so that another Seed trains another model on the
+	// same dates.
 	Steps, Batch int
 	LearningRate float64
+	Decay        bool
 	Seed         uint32
 	DataSeed     uint32
 	// DModel, Heads, DFF and Layers size the model; Layers is the number
@@ -41,11 +43,13 @@ type TransformerExperiment struct {
 
 // Lesson09 is the experiment of lesson 09: lesson 07's data (seed 7),
 // a Transformer of width 32 with 2 heads and one encoder and one decoder
-// layer, 1 000 steps.
+// layer, 1 000 steps of Adam whose learning rate falls from 0.003 along a
+// cosine (train.Config.Decay, as in lesson 07; with a constant rate its
+// exact match ranged from 95.4 % to 98.4 % over the kernel classes).
 //
 // Introduced in lesson 09.
 var Lesson09 = TransformerExperiment{TrainSize: 8000, TestSize: 500, TestFraction: 0.2, Steps: 1000, Batch: 32, LearningRate: 0.003,
-	Seed: 7, DModel: 32, Heads: 2, DFF: 64, Layers: 1}
+	Decay: true, Seed: 7, DModel: 32, Heads: 2, DFF: 64, Layers: 1}
 
 // Config returns the model.
 func (x TransformerExperiment) Config() transformer.EncoderDecoder {
@@ -76,7 +80,7 @@ func (x TransformerExperiment) Task() *Task { return x.data().Task() }
 
 func (x TransformerExperiment) trainConfig(name string) train.Config {
 	return train.Config{Name: name, Label: "dates-transformer", Steps: x.Steps, BatchSize: x.Batch,
-		LearningRate: x.LearningRate, Seed: uint64(x.Seed), Quiet: name == ""}
+		LearningRate: x.LearningRate, Decay: x.Decay, Seed: uint64(x.Seed), Quiet: name == ""}
 }
 
 // Train trains the model from scratch with teacher forcing and the loss
