@@ -567,9 +567,14 @@ func (res result) reportElsewhere(w io.Writer) {
 	for _, m := range notebook.TimedElsewhere(res.nb, res.machine) {
 		on = append(on, m.String())
 	}
-	if len(on) > 0 {
-		fmt.Fprintf(w, "     (the text's timings were measured on %s; not checked on %s)\n", strings.Join(on, " and "), res.machine)
+	if len(on) == 0 {
+		return
 	}
+	if notebook.Timed(res.nb, res.machine) {
+		fmt.Fprintf(w, "     (checked the text's timings for %s, this run's machine; not those for %s)\n", res.machine, strings.Join(on, " and "))
+		return
+	}
+	fmt.Fprintf(w, "     (timings not checked: the text's are for %s, this run is on %s)\n", strings.Join(on, " and "), res.machine)
 }
 
 // limitLines returns the lines of s, at most max of them, the last one
