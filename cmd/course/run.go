@@ -123,20 +123,21 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	defer os.RemoveAll(caches)
 
 	// A job is one notebook under one kernel class; the classes are run
-	// one after the other, each over every notebook.
+	// one after the other, each over every notebook. Classes asked for
+	// with -kernels are named in the report.
 	type job struct {
 		path  string
 		class backend.Class
-		named bool // the class was asked for: the report names it
 	}
+	named := *kernels != ""
 	var todo []job
 	for _, c := range classes {
 		for _, p := range paths {
-			todo = append(todo, job{p, c, *kernels != ""})
+			todo = append(todo, job{p, c})
 		}
 	}
 	switch {
-	case *kernels == "": // the environment's kernels
+	case !named: // the environment's kernels
 		c := backend.Class{Name: backend.KernelsWith(r.env)}
 		for _, p := range paths {
 			todo = append(todo, job{path: p, class: c})
@@ -176,7 +177,7 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 					lock, unlock = alone.Lock, alone.Unlock
 				}
 				lock()
-				res := r.withClass(j.class, j.named, caches).run(e.ctx, j.path, outDir)
+				res := r.withClass(j.class, named, caches).run(e.ctx, j.path, outDir)
 				res.machine = m
 				results[i] <- res
 				unlock()
@@ -190,7 +191,7 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 			break
 		}
 		name := e.display(j.path)
-		if j.named {
+		if named {
 			name += "  [" + j.class.Name + "]"
 		}
 		if !res.report(e.stdout, name) {
@@ -199,7 +200,7 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	if failed > 0 {
 		what := "notebooks"
-		if *kernels != "" {
+		if named {
 			what = "notebook runs"
 		}
 		fmt.Fprintf(e.stdout, "%d of %d %s failed\n", failed, len(todo), what)

@@ -110,9 +110,11 @@ func (m Machine) String() string {
 }
 
 // Label is m as a claim's line names it: "AVX-512/2", "plain/4".
-func (m Machine) Label() string {
-	return strings.TrimSuffix(m.Kernels, " Go") + "/" + strconv.Itoa(m.Cores)
-}
+func (m Machine) Label() string { return m.kernelsWord() + "/" + strconv.Itoa(m.Cores) }
+
+// kernelsWord is the word for m's kernels in a claim's line and in the
+// prose: "AVX-512", "AVX2" or "plain".
+func (m Machine) kernelsWord() string { return strings.TrimSuffix(m.Kernels, " Go") }
 
 // machineRE is the label that ends a timing's line: "on AVX-512/2".
 var machineRE = regexp.MustCompile(`\s+on\s+(AVX-512|AVX2|plain)/(\d+)$`)

@@ -191,6 +191,16 @@ func TestUnlabelled(t *testing.T) {
 			t.Errorf("Unlabelled(%q) = %v, want labelled: %v", md, got, want)
 		}
 	}
+	plain := mustBlock(t, `"about 2 min" ~ notebook ×2 on plain/2`)
+	for md, want := range map[string]bool{
+		"With the plain kernels, on two cores, about 2 min.": true,
+		"On two cores, about 2 min.":                         false, // which kernels?
+		"With AVX-512 on two cores, about 2 min.":            false,
+	} {
+		if got := Unlabelled(md, plain); (len(got) == 0) != want {
+			t.Errorf("Unlabelled(%q) = %v, want labelled: %v", md, got, want)
+		}
+	}
 	if d := Describe(nil, nil, claims[0]); !strings.Contains(d, "which machine") || !strings.Contains(d, "AVX-512, 2 cores") {
 		t.Errorf("Describe = %q", d)
 	}

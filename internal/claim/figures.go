@@ -118,11 +118,7 @@ func Unlabelled(md string, claims []Claim) []Claim {
 		if !c.Timing() {
 			continue
 		}
-		kernels := c.On.Kernels
-		if kernels == "plain Go" {
-			kernels = "plain"
-		}
-		if !strings.Contains(md, kernels) || !coresRE(c.On.Cores).MatchString(md) {
+		if !strings.Contains(md, c.On.kernelsWord()) || !coresRE(c.On.Cores).MatchString(md) {
 			out = append(out, c)
 		}
 	}

@@ -49,12 +49,7 @@ func ClaimFailures(nb *Notebook, seconds float64, m claim.Machine) []Failure {
 // such a notebook should run alone there, since what else the machine
 // does changes its timings.
 func Timed(nb *Notebook, m claim.Machine) bool {
-	for _, cl := range timings(nb) {
-		if cl.On == m {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(timings(nb), func(cl claim.Claim) bool { return cl.Applies(m) })
 }
 
 // TimedElsewhere returns the machines, other than m, on which the
@@ -62,7 +57,7 @@ func Timed(nb *Notebook, m claim.Machine) bool {
 func TimedElsewhere(nb *Notebook, m claim.Machine) []claim.Machine {
 	var out []claim.Machine
 	for _, cl := range timings(nb) {
-		if cl.On != m && !slices.Contains(out, cl.On) {
+		if !cl.Applies(m) && !slices.Contains(out, cl.On) {
 			out = append(out, cl.On)
 		}
 	}

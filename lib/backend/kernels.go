@@ -104,8 +104,9 @@ func KernelsWith(env []string) string {
 	return Plain
 }
 
-// allows reports whether env leaves on the kernels of class name: the
-// switches of every faster kind are off and its own is not.
+// allows reports whether env leaves on the kernels of class name (its own
+// switch is not off). KernelsWith asks the classes fastest first, so the
+// first one allowed is the one compute picks.
 func allows(env []string, name string) bool {
 	on := func(v string) bool { return envOn(env, v) }
 	switch name {
