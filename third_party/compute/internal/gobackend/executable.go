@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/internal/avxstate"
 	"github.com/gomlx/compute/support/humanize"
 	"github.com/pkg/errors"
 	"k8s.io/klog/v2"
@@ -441,6 +442,10 @@ func (fe *FunctionExecutable) executeNode(backend *Backend, node *Node, execBuf 
 		execBuf.results[nodeIdx] = node.Data.(*Buffer)
 		return nil
 	}
+
+	// Leave no dirty vector state to the next operation run on this thread,
+	// nor to the caller's scalar code (package avxstate).
+	defer avxstate.Clear()
 
 	// Note: OpTypeParameter and OpTypeCapturedValue nodes have their results
 	// set up in Execute() and should never reach executeNode.

@@ -19,8 +19,8 @@ package ops
 // found no difference then, the term being far below the last bit of a
 // float32 result, but a float64 lane could differ in its last bit.
 var (
-	expFloat32      = execExpGeneric[float32]
-	logisticFloat32 = execLogisticGeneric[float32]
-	tanhFloat32     = execTanhGeneric[float32]
+	expFloat32      = cleanChunks(execExpGeneric[float32])
+	logisticFloat32 = cleanChunks(execLogisticGeneric[float32])
+	tanhFloat32     = cleanChunks(execTanhGeneric[float32])
 	signFloat32     = execSignGeneric[float32]
 )

@@ -280,6 +280,11 @@ func avx2SmallFloat32( //alt:f32
 					//alt:f64 o3_0.Store((*[4]float64)(unsafe.Pointer(outBase3)))
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize)) //alt:f32
 					//alt:bf16 r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()
@@ -367,6 +372,11 @@ func avx2SmallFloat32( //alt:f32
 					//alt:f64 o0.Store((*[4]float64)(unsafe.Pointer(outBase)))
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize)) //alt:f32
 					//alt:bf16 r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()

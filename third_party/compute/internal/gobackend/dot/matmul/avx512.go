@@ -92,7 +92,9 @@ func avx512ReduceSumFloat32x16(x16 archsimd.Float32x16) float32 {
 	x8 := x16.GetHi().Add(x16.GetLo())
 	x4 := x8.GetHi().Add(x8.GetLo())
 	x4sum := x4.AddPairs(x4)
-	return x4sum.GetElem(0) + x4sum.GetElem(1)
+	x4sum = x4sum.AddPairs(x4sum)
+	archsimd.ClearAVXUpperBits() // see avx2ReduceSumFloat32x8
+	return x4sum.GetElem(0)
 }
 
 // avx512ReduceSumFloat64x8 performs a horizontal reduction of a Float64x8 vector.

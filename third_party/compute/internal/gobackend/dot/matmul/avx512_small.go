@@ -301,6 +301,11 @@ func avx512SmallFloat32( //alt:f32
 					//alt:f64 o3_0.Store((*[8]float64)(unsafe.Pointer(outBase3)))
 				} //alt:f32|f64
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize)) //alt:f32
 					//alt:bf16 r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()
@@ -414,6 +419,11 @@ func avx512SmallFloat32( //alt:f32
 					//alt:f16 o1.Store((*[16]float32)(unsafe.Pointer(outBase + uintptr(outputVecWidth)*oSize)))
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize)) //alt:f32
 					//alt:bf16 r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()

@@ -286,6 +286,11 @@ func avx2SmallFloat16( //alt:f16
 					//alt:f64  o3_0.Store((*[4]float64)(unsafe.Pointer(outBase3)))
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					//alt:f32 r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize))
 					//alt:bf16  r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()
@@ -373,6 +378,11 @@ func avx2SmallFloat16( //alt:f16
 					//alt:f64  o0.Store((*[4]float64)(unsafe.Pointer(outBase)))
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					//alt:f32 r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize))
 					//alt:bf16  r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()

@@ -202,8 +202,11 @@ func avx512LargeMatrixSliceFloat16( //alt:f16
 			if layout == dot.LayoutNonTransposed {
 				avx512PackRHSNonTransposed(rhsMatrix, packedRHS, contractingPanelIdx, rhsPanelColIdx, rhsCrossSize, contractingPanelWidth, rhsPanelWidth, params.RHSL1KernelCols)
 			} else {
-				// For LayoutTransposed, the rhs has the same layout as the lhs, so we use packLHS instead.
-				unsafePackLHS(rhsMatrix, packedRHS, rhsPanelColIdx, contractingPanelIdx, contractingSize,
+				// For LayoutTransposed, the rhs has the same layout as the lhs, so we use packLHS instead;
+				// for float32 the same copies, 16 × 16 tiles at a time in AVX-512 registers
+				// (avx512_large_asm.go, patched in by the attention-in-go course).
+				//alt:f32 avx512PackRHSTransposedFloat32(rhsMatrix, packedRHS, rhsPanelColIdx, contractingPanelIdx, contractingSize,
+				unsafePackLHS(rhsMatrix, packedRHS, rhsPanelColIdx, contractingPanelIdx, contractingSize, //alt:bf16|f16|f64
 					rhsPanelWidth, contractingPanelWidth, params.RHSL1KernelCols)
 			}
 
@@ -212,7 +215,9 @@ func avx512LargeMatrixSliceFloat16( //alt:f16
 				lhsPanelHeight := min(params.LHSPanelCrossSize, rowEnd-lhsPanelRowIdx)
 				avx512PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 
-				//alt:f32 avx512LargeKernelFloat32(
+				// For float32 the same arithmetic with the tiles in assembly
+				// (avx512_large_asm.go, patched in by the attention-in-go course).
+				//alt:f32 avx512LargeKernelFloat32Asm(
 				//alt:bf16  avx512LargeKernelBFloat16(
 				avx512LargeKernelFloat16( //alt:f16
 					//alt:f64  avx512LargeKernelFloat64(

@@ -64,8 +64,10 @@ func avx512RouterBFloat16( //alt:bf16
 					backend, layout, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				return
 			}
-			// No benefit from SIMD:
-			//alt:f32 noSIMDRouter(
+			// At most 16 columns: the release's loop, or for float32 the same
+			// arithmetic in lanes (avx512_small_narrow.go, patched in by the
+			// attention-in-go course).
+			//alt:f32 avx512SmallNarrowFloat32Parallel(
 			noSIMDHalfPrecisionRouter( //alt:bf16
 				//alt:f16  noSIMDHalfPrecisionRouter(
 				//alt:f64  noSIMDRouter(

@@ -64,8 +64,10 @@ func avx512RouterFloat64( //alt:f64
 					backend, layout, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				return
 			}
-			// No benefit from SIMD:
-			//alt:f32 noSIMDRouter(
+			// At most 16 columns: the release's loop, or for float32 the same
+			// arithmetic in lanes (avx512_small_narrow.go, patched in by the
+			// attention-in-go course).
+			//alt:f32 avx512SmallNarrowFloat32Parallel(
 			//alt:bf16  noSIMDHalfPrecisionRouter(
 			//alt:f16  noSIMDHalfPrecisionRouter(
 			noSIMDRouter( //alt:f64

@@ -50,7 +50,7 @@ func avx512SmallFloat16Parallel( //alt:f16
 				//alt:f64  avx512SmallFloat64(
 				lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 		} else {
-			//alt:f32 avx512SmallFloat32Transposed(
+			//alt:f32 avx512SmallFloat32TransposedCols4(
 			//alt:bf16  avx512SmallBFloat16Transposed(
 			avx512SmallFloat16Transposed( //alt:f16
 				//alt:f64  avx512SmallFloat64Transposed(
@@ -80,7 +80,7 @@ func avx512SmallFloat16Parallel( //alt:f16
 					//alt:f64  avx512SmallFloat64(
 					lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			} else {
-				//alt:f32 avx512SmallFloat32Transposed(
+				//alt:f32 avx512SmallFloat32TransposedCols4(
 				//alt:bf16  avx512SmallBFloat16Transposed(
 				avx512SmallFloat16Transposed( //alt:f16
 					//alt:f64  avx512SmallFloat64Transposed(
@@ -307,6 +307,11 @@ func avx512SmallFloat16( //alt:f16
 				//alt:f64  o3_0.Store((*[8]float64)(unsafe.Pointer(outBase3)))
 				//alt:f32|f64 }
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					//alt:f32 r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize))
 					//alt:bf16  r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()
@@ -420,6 +425,11 @@ func avx512SmallFloat16( //alt:f16
 					o1.Store((*[16]float32)(unsafe.Pointer(outBase + uintptr(outputVecWidth)*oSize))) //alt:f16
 				}
 
+				if col < rhsCrossSize {
+					// Scalar columns follow: clean AVX state first (see
+					// avx2ReduceSumFloat32x8).
+					archsimd.ClearAVXUpperBits()
+				}
 				for ; col < rhsCrossSize; col++ {
 					//alt:f32 r0 := *(*float32)(unsafe.Pointer(rColBase + uintptr(col)*iSize))
 					//alt:bf16  r0 := (*(*bfloat16.BFloat16)(unsafe.Pointer(rColBase + uintptr(col)*iSize))).Float32()

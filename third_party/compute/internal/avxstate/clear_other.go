@@ -1,0 +1,9 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build !(goexperiment.simd && amd64)
+
+package avxstate
+
+// Clear does nothing: without GOEXPERIMENT=simd, or off amd64, Go code
+// leaves no vector state dirty.
+func Clear() {}
