@@ -7,6 +7,13 @@ SHELL := /bin/bash
 # compute module leaves out its AVX2/AVX-512 matrix kernels (the notebooks'
 # setup cell and the grader set it too: internal/lesson.GoExperiment).
 export GOEXPERIMENT := simd
+# Go's asynchronous preemption restores a goroutine's vector registers and
+# leaves their upper halves "dirty"; on Intel CPUs every later switch between
+# SSE and AVX instructions (math.Exp makes a dozen per call) then costs
+# about 150 ns: math.Exp goes from 6 ns to over 600 ns, lesson 11's
+# attentions in Go ten times slower. Course programs run without it (the
+# notebooks' setup cell sets it too: internal/lesson.GoDebug).
+export GODEBUG := asyncpreemptoff=1
 GOBIN := $(or $(shell go env GOBIN 2>/dev/null),$(shell go env GOPATH 2>/dev/null)/bin)
 export PATH := $(GOBIN):$(PATH)
 JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)

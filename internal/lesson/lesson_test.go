@@ -300,8 +300,8 @@ func TestInsertSetup(t *testing.T) {
 
 func TestSetupCellText(t *testing.T) {
 	lines := strings.Split(SetupCell, "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "!*for d in ") || lines[1] != "%goworkfix" || lines[2] != "%noautoget" || lines[3] != `%goflags "-ldflags=-s"` || lines[4] != "%env GOEXPERIMENT simd" {
-		t.Errorf("SetupCell = %q, want five lines: the !* bash loop, %%goworkfix, %%noautoget, %%goflags and %%env GOEXPERIMENT simd", SetupCell)
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "!*for d in ") || lines[1] != "%goworkfix" || lines[2] != "%noautoget" || lines[3] != `%goflags "-ldflags=-s"` || lines[4] != "%env GOEXPERIMENT simd" || lines[5] != "%env GODEBUG asyncpreemptoff=1" {
+		t.Errorf("SetupCell = %q, want six lines: the !* bash loop, %%goworkfix, %%noautoget, %%goflags, %%env GOEXPERIMENT simd and %%env GODEBUG asyncpreemptoff=1", SetupCell)
 	}
 	if !strings.Contains(lines[0], `exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"`) {
 		t.Errorf("SetupCell does not run scripts/gonb-setup.sh with the course root: %q", lines[0])

@@ -25,12 +25,14 @@ import "strings"
 //
 // %env sets GOEXPERIMENT to [GoExperiment] in the kernel, so that every
 // later cell is built with GoMLX's vector matrix kernels, as the Makefile
-// and the grader build.
+// and the grader build, and GODEBUG to [GoDebug], so that every later
+// cell runs as the Makefile runs programs.
 const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_DIR/../.."; do [ -f "$d/scripts/gonb-setup.sh" ] && exec bash "$d/scripts/gonb-setup.sh" "$(cd "$d" && pwd)"; done; echo "Cannot find the course folder: start Jupyter inside the course (make course) or set COURSE_ROOT." >&2; exit 1
 %goworkfix
 %noautoget
 %goflags "-ldflags=-s"
-%env GOEXPERIMENT ` + GoExperiment
+%env GOEXPERIMENT ` + GoExperiment + `
+%env GODEBUG ` + GoDebug
 
 // GoExperiment is the GOEXPERIMENT the course's programs are built with:
 // Go's simd experiment, without which GoMLX's compute module (v0.1.6)
@@ -41,6 +43,18 @@ const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_D
 // CPUs without AVX2 and other architectures keep the plain kernels;
 // lib/backend.MatMulKernels says which a program uses.
 const GoExperiment = "simd"
+
+// GoDebug is the GODEBUG the course's programs run with: no asynchronous
+// preemption. When the runtime preempts a goroutine by a signal it restores
+// the goroutine's vector registers and leaves their upper halves "dirty";
+// on Intel CPUs every later switch between SSE and AVX instructions then
+// pays a penalty, and math.Exp's amd64 assembly switches a dozen times per
+// call. Measured on the course's 2-core Xeon (Sapphire Rapids) in a build
+// with GOEXPERIMENT=simd: math.Exp 6 ns, over 600 ns once a preemption has
+// happened; lesson 11's full attention in Go at n = 1024, 1.31 s against
+// 0.094 s without preemption (docs/PERFORMANCE.md). Goroutines still yield
+// at function calls; a loop without calls keeps its core until it ends.
+const GoDebug = "asyncpreemptoff=1"
 
 // A Transform rewrites a lesson's cells for one output flavour: it returns
 // the new cells and must not modify l.Cells in place. Errors should be of

@@ -9,6 +9,16 @@
 // github.com/gomlx/gomlx/backends/default: that package pulls in XLA, which
 // tries to download its plugin at start and fails offline.
 //
+// Course programs run with GODEBUG=asyncpreemptoff=1 (the Makefile and the
+// notebooks' setup cell set it; a program cannot set it for itself). In a
+// build with GOEXPERIMENT=simd, Go's asynchronous preemption leaves the
+// upper halves of the vector registers in use, and on Intel CPUs every
+// later switch between SSE and AVX instructions then pays a penalty:
+// math.Exp, which switches a dozen times a call, went from 6 ns to over
+// 600 ns on the course's Xeon, and lesson 11's attentions in Go became ten
+// times slower. The backend itself cleans the state after each operation
+// (third_party/compute, package avxstate).
+//
 // Part of the library behind lesson 01 (scaled dot-product attention); the lesson does not import it.
 package backend
 
