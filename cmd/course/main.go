@@ -37,6 +37,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopWithParent()
 	os.Exit(Main(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
