@@ -30,7 +30,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-notebooks test-exercises test-kernels test-browser grade site bench fmt clean docker-check
+.PHONY: help setup course notebooks check-notebooks test test-go test-arm64 test-notebooks test-exercises test-kernels test-browser grade site bench fmt clean docker-check
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -54,8 +54,8 @@ notebooks: ## Build notebooks/, exercises/ and solutions/ from lessons/ and less
 check-notebooks: ## Fail if a committed notebook differs from what lessons/ builds
 	@go run ./cmd/course build -check
 
-test: SETUP_FLAGS += --browser --grader
-test: setup test-go check-notebooks test-notebooks test-exercises test-kernels test-browser ## Everything CI checks: setup, vet, unit/golden tests, notebooks up to date, notebooks run headless (under every kernel class the CPU can emulate) and in a browser
+test: SETUP_FLAGS += --browser --grader --arm64
+test: setup test-go test-arm64 check-notebooks test-notebooks test-exercises test-kernels test-browser ## Everything CI checks: setup, vet, unit/golden tests (also built for arm64), notebooks up to date, notebooks run headless (under every kernel class the CPU can emulate) and in a browser
 	@echo
 	@echo "make test: all checks passed.  [$$(date +%T)]"
 
@@ -72,6 +72,13 @@ test-go: ## gofmt, go vet, staticcheck, go test ./... (unit, example and golden-
 	@echo "==> lib/backend's kernel choice, built with GOEXPERIMENT=simd; lib/ under the other kernel classes this CPU can emulate  [$$(date +%T)]"
 	@COURSE_WANT_SIMD=1 go test -count=1 -run 'MatMulKernels|Classes' ./lib/backend
 	@go run ./cmd/course kernels -others go test -short ./lib/...
+
+test-arm64: SETUP_FLAGS += --arm64
+test-arm64: setup ## Cross-build and vet for darwin/arm64 (Apple Silicon) and linux/arm64; run lib/'s short tests built for linux/arm64 under qemu-user
+	@echo
+	@echo "==> go vet for darwin/arm64 and linux/arm64; lib/'s short tests for linux/arm64 under qemu-aarch64  [$$(date +%T)]"
+	@for os in darwin linux; do echo "    $$os/arm64: go vet ./..."; GOOS=$$os GOARCH=arm64 CGO_ENABLED=0 go vet ./... || exit 1; done
+	@GOARCH=arm64 CGO_ENABLED=0 go test -short -timeout 5m -exec qemu-aarch64 ./lib/...
 
 test-notebooks: ## Run every notebook headless through the GoNB kernel and fail on any error
 	@echo

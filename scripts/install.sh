@@ -11,7 +11,7 @@
 # user: it uses the Jupyter it finds and only calls apt-get for what is
 # missing.
 #
-# Usage: scripts/install.sh [--browser] [--grader]
+# Usage: scripts/install.sh [--browser] [--grader] [--arm64]
 #   --browser           also install Chromium (Debian's `chromium`), which the
 #                       browser test of `make test` drives; learners do not
 #                       need it. Same as COURSE_BROWSER=1.
@@ -19,6 +19,10 @@
 #                       sandbox `course grade` runs learners' code in, and
 #                       check that it can create namespaces here; instructors
 #                       and `make test` need it. Same as COURSE_GRADER=1.
+#   --arm64             also install qemu-user (Debian's `qemu-user`), which
+#                       runs the library's tests built for linux/arm64 on
+#                       another CPU (`make test-arm64`, part of `make test`).
+#                       Same as COURSE_ARM64=1.
 #
 # Environment:
 #   COURSE_SKIP_APT=1   never call apt-get (report what is missing instead)
@@ -29,10 +33,12 @@ set -euo pipefail
 
 browser=${COURSE_BROWSER:-0}
 grader=${COURSE_GRADER:-0}
+arm64=${COURSE_ARM64:-0}
 for arg in "$@"; do
   case $arg in
     --browser) browser=1 ;;
     --grader) grader=1 ;;
+    --arm64) arm64=1 ;;
     -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) printf 'install.sh: unknown argument %s (try --help)\n' "$arg" >&2; exit 2 ;;
   esac
@@ -43,6 +49,7 @@ root=$(pwd)
 steps=6
 [ "$browser" = 1 ] && steps=$((steps + 1))
 [ "$grader" = 1 ] && steps=$((steps + 1))
+[ "$arm64" = 1 ] && steps=$((steps + 1))
 step=0
 say() { step=$((step + 1)); printf '\n==> [%d/%d] %s\n' "$step" "$steps" "$*"; }
 ok() { printf '    ok: %s\n' "$*"; }
@@ -210,6 +217,21 @@ The grader runs learners' code in it: sudo apt-get install bubblewrap"
     echo "    course grade will stop and say what to enable (user namespaces; in a container, an unconfined seccomp profile),"
     echo "    or grade without a sandbox with -unsandboxed."
   fi
+fi
+
+# 9. qemu-user, to run arm64 test binaries (--arm64) ------------------------------
+if [ "$arm64" = 1 ]; then
+  say "qemu-user, to run the library's tests built for linux/arm64 (make test-arm64)"
+  if ! command -v qemu-aarch64 >/dev/null; then
+    if can_apt; then
+      apt_install --no-install-recommends qemu-user
+      command -v qemu-aarch64 >/dev/null || die "apt-get installed qemu-user but qemu-aarch64 is missing."
+    else
+      die "qemu-user is missing and cannot be installed from here (no apt-get, or no root/sudo, or COURSE_SKIP_APT=1).
+make test-arm64 runs arm64 test binaries with it: sudo apt-get install qemu-user"
+    fi
+  fi
+  ok "$(qemu-aarch64 --version | head -n 1)"
 fi
 
 printf '\nsetup done in %s. Start the course with: make course\n' "$(elapsed)"

@@ -88,7 +88,10 @@ func (s *Source) NormFloat64() float64 {
 	for {
 		x1 = 2*s.Float64() - 1
 		x2 = 2*s.Float64() - 1
-		r2 = x1*x1 + x2*x2
+		// The conversions round each square, as numpy's C does: without
+		// them Go may fuse a product and the sum into one multiply-add
+		// (it does on arm64), which rounds once and moves the last bits.
+		r2 = float64(x1*x1) + float64(x2*x2)
 		if r2 < 1 && r2 != 0 {
 			break
 		}
