@@ -26,6 +26,9 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # timing of this machine (its kernel class and cores) runs alone whatever
 # JOBS says (course run -j).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The kernel classes make bench measures (course bench -kernels): all, others,
+# or a list such as AVX2,plain.
+KERNELS ?= all
 # Flags of scripts/install.sh: the targets that drive a browser add --browser
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
@@ -111,8 +114,8 @@ site: setup ## Build the static HTML edition in build/site/: every notebook exec
 	@echo "==> Building the static HTML edition in build/site/"
 	@go run ./cmd/course site
 
-bench: ## Benchmarks of the library: one table with time, GFLOP/s, share of the machine's peak, training time and accuracy
-	@go run ./cmd/course bench
+bench: ## Benchmarks of the library under every kernel class this CPU can run or emulate: one table, the classes side by side (time, GFLOP/s, share of the class's peak)
+	@go run ./cmd/course bench -kernels $(KERNELS)
 
 fmt: ## gofmt the Go code
 	@gofmt -w $$(git ls-files '*.go' ':!third_party')

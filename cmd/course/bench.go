@@ -15,11 +15,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/attention-in-go/course/lib/backend"
 )
 
 var benchCommand = &command{
 	name:    "bench",
-	args:    "[-bench REGEXP] [-benchtime D] [PACKAGES]",
+	args:    "[-bench REGEXP] [-benchtime D] [-kernels CLASSES] [PACKAGES]",
 	summary: "run the library's benchmarks; print one table with GFLOP/s and the share of the machine's peak",
 	help: `
 Bench runs the course library's Go benchmarks (go test -bench) and prints
@@ -38,6 +40,13 @@ matrix kernels. The share is of the highest of them: of the vector peak in
 the course's builds (make bench sets the experiment; the table's first
 line names it), of the scalar one otherwise.
 
+With -kernels (all, others, or a list such as AVX2,plain) the benchmarks
+run once per kernel class this machine can run or emulate (course
+kernels lists them), one after the other, and the table puts the classes
+side by side: each class's time and GFLOP/s, and its share of that
+class's own peak (the AVX-512 vector peak, the AVX2 one, or the scalar
+loop's for the plain kernels).
+
 The training benchmarks (lessons 6 to 9) take a few minutes together
 on 2 cores. Keep the machine otherwise idle: the figures are only as quiet
 as the machine.
@@ -46,6 +55,7 @@ Examples:
 
   make bench
   go run ./cmd/course bench -bench 'Peak|MatMul|ScaledDot' ./lib/backend ./lib/attention
+  go run ./cmd/course bench -kernels all -bench 'Peak|MatMul|ScaledDot|TrainStep' ./lib/backend ./lib/attention ./lib/seq2seq
 `,
 	run: runBench,
 }
@@ -53,7 +63,12 @@ Examples:
 func runBench(e *env, fs *flag.FlagSet, args []string) error {
 	pattern := fs.String("bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
 	benchtime := fs.String("benchtime", "", "go test -benchtime: a `duration` such as 2s, or Nx for N iterations (default: go test's 1s)")
+	kernels := fs.String("kernels", "", "run the benchmarks once under each kernel `class` (all, others, or a list: AVX-512, AVX2, plain) and print the classes side by side")
 	if err := e.parseFlags(fs, args); err != nil {
+		return err
+	}
+	classes, err := kernelClasses(*kernels)
+	if err != nil {
 		return err
 	}
 	if _, err := regexp.Compile(*pattern); err != nil {
@@ -74,23 +89,105 @@ func runBench(e *env, fs *flag.FlagSet, args []string) error {
 	goArgs = append(goArgs, pkgs...)
 
 	start := time.Now()
-	cmd := exec.CommandContext(e.ctx, "go", goArgs...)
-	cmd.Dir = root
-	var out bytes.Buffer
-	cmd.Stdout = io.MultiWriter(&out, e.stderr)
-	cmd.Stderr = e.stderr
-	fmt.Fprintf(e.stderr, "==> go %s\n", strings.Join(goArgs, " "))
-	runErr := cmd.Run()
-	results := parseBench(&out)
-	if runErr != nil {
-		return fmt.Errorf("go test -bench failed (its output is above): %w", runErr)
+	bench := func(env []string) ([]benchResult, error) {
+		cmd := exec.CommandContext(e.ctx, "go", goArgs...)
+		cmd.Dir = root
+		cmd.Env = env
+		var out bytes.Buffer
+		cmd.Stdout = io.MultiWriter(&out, e.stderr)
+		cmd.Stderr = e.stderr
+		fmt.Fprintf(e.stderr, "==> %sgo %s\n", strings.Join(append(classEnv(env), ""), " "), strings.Join(goArgs, " "))
+		runErr := cmd.Run()
+		results := parseBench(&out)
+		if runErr != nil {
+			return nil, fmt.Errorf("go test -bench failed (its output is above): %w", runErr)
+		}
+		if len(results) == 0 {
+			return nil, fmt.Errorf("no benchmark matched -bench %q in %s", *pattern, strings.Join(pkgs, " "))
+		}
+		return results, nil
 	}
-	if len(results) == 0 {
-		return fmt.Errorf("no benchmark matched -bench %q in %s", *pattern, strings.Join(pkgs, " "))
+	if len(classes) == 0 {
+		results, err := bench(os.Environ())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\n%s\nKernels: %s.\n\n", machine(time.Since(start)), backend.MatMulKernels())
+		writeBenchTable(e.stdout, results)
+		return nil
+	}
+	var runs []classResults
+	for _, c := range classes {
+		env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMLX_SIMD_") }), c.Env...)
+		results, err := bench(env)
+		if err != nil {
+			return fmt.Errorf("%s kernels: %w", c.Name, err)
+		}
+		runs = append(runs, classResults{c.Name, results})
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n\n", machine(time.Since(start)))
-	writeBenchTable(e.stdout, results)
+	writeClassesTable(e.stdout, runs)
 	return nil
+}
+
+// classEnv returns the kernel switches among env's NAME=value pairs.
+func classEnv(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return !strings.HasPrefix(kv, "GOMLX_SIMD_") })
+}
+
+// classResults are the benchmarks of one kernel class's run.
+type classResults struct {
+	class   string
+	results []benchResult
+}
+
+// writeClassesTable writes one Markdown table with the kernel classes side
+// by side: a row per workload, and per class its time, GFLOP/s and share
+// of that class's own peak.
+func writeClassesTable(w io.Writer, runs []classResults) {
+	header, rule := "| workload |", "|---|"
+	for _, r := range runs {
+		peak, cores, unit := peakGFLOPs(r.results)
+		if peak > 0 {
+			fmt.Fprintf(w, "%s: peak %.1f GFLOP/s on %d cores (%s float32 multiply-add).\n", r.class, peak, cores, unit)
+		}
+		header += fmt.Sprintf(" %s time | GFLOP/s (share) |", r.class)
+		rule += "---:|---:|"
+	}
+	fmt.Fprintf(w, "\n%s\n%s\n", header, rule)
+	var names []string
+	for _, r := range runs {
+		for _, b := range r.results {
+			if n := b.Pkg + "." + b.Name; !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, n := range names {
+		line := "| " + n + " |"
+		for _, r := range runs {
+			peak, _, _ := peakGFLOPs(r.results)
+			i := slices.IndexFunc(r.results, func(b benchResult) bool { return b.Pkg+"."+b.Name == n })
+			if i < 0 {
+				line += " | |"
+				continue
+			}
+			b := r.results[i]
+			rate := ""
+			if g, ok := b.Metrics["GFLOP/s"]; ok {
+				rate = fmt.Sprintf("%.2f", g)
+				if peak > 0 && !strings.HasPrefix(b.Name, "Peak/") {
+					rate += fmt.Sprintf(" (%.0f %%)", 100*g/peak)
+				}
+			}
+			t := duration(b.Metrics["ns/op"])
+			if ms, ok := b.Metrics["ms/step"]; ok {
+				t = strconv.FormatFloat(ms, 'g', 3, 64) + " ms/step"
+			}
+			line += fmt.Sprintf(" %s | %s |", t, rate)
+		}
+		fmt.Fprintln(w, line)
+	}
 }
 
 // benchResult is one line of go test -bench output.

@@ -95,3 +95,39 @@ func TestPeakGFLOPs(t *testing.T) {
 		}
 	}
 }
+
+// TestClassesTable: the classes side by side, each share of its own
+// class's peak (the AVX2 vector peak for AVX2, the scalar one for plain
+// Go), a workload one class lacks left blank, and ms/step for a
+// training's time.
+func TestClassesTable(t *testing.T) {
+	res := func(name string, metrics map[string]float64) benchResult {
+		return benchResult{Pkg: "p", Name: name, Metrics: metrics}
+	}
+	runs := []classResults{
+		{"AVX2", []benchResult{
+			res("Peak/cores=2", map[string]float64{"ns/op": 1e6, "GFLOP/s": 10}),
+			res("Peak/AVX2,cores=2", map[string]float64{"ns/op": 1e6, "GFLOP/s": 80}),
+			res("MatMul/n=512", map[string]float64{"ns/op": 10e6, "GFLOP/s": 26}),
+			res("TrainStep", map[string]float64{"ns/op": 3e9, "ms/step": 64.3}),
+		}},
+		{"plain Go", []benchResult{
+			res("Peak/cores=2", map[string]float64{"ns/op": 1e6, "GFLOP/s": 10}),
+			res("MatMul/n=512", map[string]float64{"ns/op": 52e6, "GFLOP/s": 5}),
+		}},
+	}
+	var b strings.Builder
+	writeClassesTable(&b, runs)
+	for _, want := range []string{
+		"AVX2: peak 80.0 GFLOP/s on 2 cores (AVX2 float32 multiply-add).",
+		"plain Go: peak 10.0 GFLOP/s on 2 cores (scalar float32 multiply-add).",
+		"| workload | AVX2 time | GFLOP/s (share) | plain Go time | GFLOP/s (share) |",
+		"| p.MatMul/n=512 | 10 ms | 26.00 (32 %) | 52 ms | 5.00 (50 %) |",
+		"| p.TrainStep | 64.3 ms/step |  | | |",
+		"| p.Peak/AVX2,cores=2 | 1 ms | 80.00 | | |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -47,9 +47,9 @@ var sink atomic.Uint32
 
 // BenchmarkPeak measures the machine's float32 peak in GFLOP/s, on one
 // core and on all of them (GOMAXPROCS goroutines): the scalar loop
-// (Peak/cores=N) and, in a SIMD build on a CPU with AVX-512, the same
-// chains on vectors (Peak/AVX-512,cores=N), which is what the SIMD build's
-// matrix kernels run on. `make bench` divides the other benchmarks'
+// (Peak/cores=N) and, in a SIMD build with the AVX-512 or AVX2 kernels,
+// the same chains on that class's vectors (Peak/AVX-512,cores=N or
+// Peak/AVX2,cores=N), which is what its matrix kernels run on. `make bench` divides the other benchmarks'
 // GFLOP/s by the highest all-cores figure.
 func BenchmarkPeak(b *testing.B) {
 	type kernel struct {
@@ -58,8 +58,8 @@ func BenchmarkPeak(b *testing.B) {
 		flops float64 // per call
 	}
 	kernels := []kernel{{"", multiplyAdd, peakFlops}}
-	if vectorPeak != "" {
-		kernels = append(kernels, kernel{vectorPeak + ",", vectorMultiplyAdd, peakFlops * vectorLanes})
+	if p, ok := peakOf(MatMulKernels()); ok {
+		kernels = append(kernels, kernel{p.class + ",", p.run, peakFlops * float64(p.lanes)})
 	}
 	for _, k := range kernels {
 		b.Run(k.name+"cores=1", func(b *testing.B) {

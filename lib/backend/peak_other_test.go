@@ -4,9 +4,4 @@ package backend
 
 // Without GOEXPERIMENT=simd, or off amd64, there is no vector peak: the
 // backend's kernels are scalar loops, and so is BenchmarkPeak.
-const (
-	vectorPeak  = ""
-	vectorLanes = 16
-)
-
-func vectorMultiplyAdd(n int, m, c float32) float32 { panic("no vector peak in this build") }
+var vectorPeaks []vectorPeak
