@@ -164,7 +164,10 @@ type child struct {
 // kernelsChild runs TestMatMulKernelsChild with env and reads its report.
 func kernelsChild(t *testing.T, env []string) child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMatMulKernelsChild$", "-test.v")
+	// Under an emulator (make test-arm64 runs these tests for arm64 under
+	// qemu-aarch64 and says so in COURSE_TEST_EXEC) the child needs it too.
+	args := append(strings.Fields(os.Getenv("COURSE_TEST_EXEC")), os.Args[0], "-test.run=^TestMatMulKernelsChild$", "-test.v")
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
