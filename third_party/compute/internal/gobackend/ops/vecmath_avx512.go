@@ -51,7 +51,72 @@ const (
 	signBit = 1 << 63
 )
 
-func broadcast(x float64) archsimd.Float64x8 { return archsimd.BroadcastFloat64x8(x) }
+// k8 holds, eight times each, the constants of the kernels below. They are
+// loaded from memory rather than broadcast from a scalar: the compiler
+// moves a float64 constant into a register with an SSE instruction, and
+// inside vector code each such switch pays Intel's AVX–SSE penalty (a
+// tenth of lesson 6's training step).
+var k8 = struct {
+	log2e     [8]float64
+	negLn2U   [8]float64
+	negLn2L   [8]float64
+	sixteenth [8]float64
+	c8        [8]float64
+	c7        [8]float64
+	c6        [8]float64
+	c5        [8]float64
+	c4        [8]float64
+	c3        [8]float64
+	half      [8]float64
+	one       [8]float64
+	two       [8]float64
+	minusOne  [8]float64
+	zero      [8]float64
+	min       [8]float64
+	max       [8]float64
+	p0        [8]float64
+	p1        [8]float64
+	p2        [8]float64
+	q0        [8]float64
+	q1        [8]float64
+	q2        [8]float64
+	mid       [8]float64
+	big       [8]float64
+}{
+	log2e:     [8]float64{expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e},
+	negLn2U:   [8]float64{-expLn2U, -expLn2U, -expLn2U, -expLn2U, -expLn2U, -expLn2U, -expLn2U, -expLn2U},
+	negLn2L:   [8]float64{-expLn2L, -expLn2L, -expLn2L, -expLn2L, -expLn2L, -expLn2L, -expLn2L, -expLn2L},
+	sixteenth: [8]float64{0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625},
+	c8:        [8]float64{expC8, expC8, expC8, expC8, expC8, expC8, expC8, expC8},
+	c7:        [8]float64{expC7, expC7, expC7, expC7, expC7, expC7, expC7, expC7},
+	c6:        [8]float64{expC6, expC6, expC6, expC6, expC6, expC6, expC6, expC6},
+	c5:        [8]float64{expC5, expC5, expC5, expC5, expC5, expC5, expC5, expC5},
+	c4:        [8]float64{expC4, expC4, expC4, expC4, expC4, expC4, expC4, expC4},
+	c3:        [8]float64{expC3, expC3, expC3, expC3, expC3, expC3, expC3, expC3},
+	half:      [8]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5},
+	one:       [8]float64{1, 1, 1, 1, 1, 1, 1, 1},
+	two:       [8]float64{2, 2, 2, 2, 2, 2, 2, 2},
+	minusOne:  [8]float64{-1, -1, -1, -1, -1, -1, -1, -1},
+	zero:      [8]float64{0, 0, 0, 0, 0, 0, 0, 0},
+	min:       [8]float64{expMin, expMin, expMin, expMin, expMin, expMin, expMin, expMin},
+	max:       [8]float64{expMax, expMax, expMax, expMax, expMax, expMax, expMax, expMax},
+	p0:        [8]float64{tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0},
+	p1:        [8]float64{tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1},
+	p2:        [8]float64{tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2},
+	q0:        [8]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0},
+	q1:        [8]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1},
+	q2:        [8]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2},
+	mid:       [8]float64{tanhMid, tanhMid, tanhMid, tanhMid, tanhMid, tanhMid, tanhMid, tanhMid},
+	big:       [8]float64{tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig},
+}
+
+func load8(c *[8]float64) archsimd.Float64x8 { return archsimd.LoadFloat64x8(c) }
+
+// The sign masks, loaded for the same reason.
+var (
+	absMask8  = [8]uint64{signBit - 1, signBit - 1, signBit - 1, signBit - 1, signBit - 1, signBit - 1, signBit - 1, signBit - 1}
+	signMask8 = [8]uint64{signBit, signBit, signBit, signBit, signBit, signBit, signBit, signBit}
+)
 
 // exp8 is math.Exp of eight lanes, operation for operation the FMA path of
 // math.Exp's amd64 assembly: k = round(x·log2e); r = (x − k·ln2)/16 with ln 2
@@ -61,40 +126,40 @@ func broadcast(x float64) archsimd.Float64x8 { return archsimd.BroadcastFloat64x
 // Lanes must hold numbers in [expMin, expMax] (no NaN): the assembly's
 // overflow and denormal branches are not needed for float32 results.
 func exp8(x archsimd.Float64x8) archsimd.Float64x8 {
-	k := x.Mul(broadcast(expLog2e)).RoundToEvenScaled(0) // CVTSD2SL rounds to nearest even
-	r := k.MulAdd(broadcast(-expLn2U), x)                // VFNMADD231SD: x − k·ln2U, rounded once
-	r = k.MulAdd(broadcast(-expLn2L), r)
-	r = r.Mul(broadcast(0.0625))
-	p := broadcast(expC8).MulAdd(r, broadcast(expC7)) // VFMADD213SD, as the assembly's chain
-	p = p.MulAdd(r, broadcast(expC6))
-	p = p.MulAdd(r, broadcast(expC5))
-	p = p.MulAdd(r, broadcast(expC4))
-	p = p.MulAdd(r, broadcast(expC3))
-	p = p.MulAdd(r, broadcast(0.5))
-	p = p.MulAdd(r, broadcast(1))
-	two := broadcast(2)
+	k := x.Mul(load8(&k8.log2e)).RoundToEvenScaled(0) // CVTSD2SL rounds to nearest even
+	r := k.MulAdd(load8(&k8.negLn2U), x)              // VFNMADD231SD: x − k·ln2U, rounded once
+	r = k.MulAdd(load8(&k8.negLn2L), r)
+	r = r.Mul(load8(&k8.sixteenth))
+	p := load8(&k8.c8).MulAdd(r, load8(&k8.c7)) // VFMADD213SD, as the assembly's chain
+	p = p.MulAdd(r, load8(&k8.c6))
+	p = p.MulAdd(r, load8(&k8.c5))
+	p = p.MulAdd(r, load8(&k8.c4))
+	p = p.MulAdd(r, load8(&k8.c3))
+	p = p.MulAdd(r, load8(&k8.half))
+	p = p.MulAdd(r, load8(&k8.one))
+	two := load8(&k8.two)
 	y := r.Mul(p) // e^r − 1
 	y = y.Mul(y.Add(two))
 	y = y.Mul(y.Add(two))
 	y = y.Mul(y.Add(two))
-	y = y.Add(two).MulAdd(y, broadcast(1)) // e^16r, the last step fused with the +1
-	return y.Scale(k)                      // exact: the result is a normal float64
+	y = y.Add(two).MulAdd(y, load8(&k8.one)) // e^16r, the last step fused with the +1
+	return y.Scale(k)                        // exact: the result is a normal float64
 }
 
 // expClamped is exp8 of x clamped to [expMin, expMax], with NaN lanes
 // returned as they are (math.Exp returns a NaN argument).
 func expClamped(x archsimd.Float64x8) archsimd.Float64x8 {
 	nan := x.IsNaN()
-	c := x.Max(broadcast(expMin)).Min(broadcast(expMax))
+	c := x.Max(load8(&k8.min)).Min(load8(&k8.max))
 	return x.Merge(exp8(c), nan)
 }
 
 func abs8(x archsimd.Float64x8) archsimd.Float64x8 {
-	return x.AsUint64x8().And(archsimd.BroadcastUint64x8(signBit - 1)).AsFloat64x8()
+	return x.AsUint64x8().And(archsimd.LoadUint64x8(&absMask8)).AsFloat64x8()
 }
 
 func neg8(x archsimd.Float64x8) archsimd.Float64x8 {
-	return x.AsUint64x8().Xor(archsimd.BroadcastUint64x8(signBit)).AsFloat64x8()
+	return x.AsUint64x8().Xor(archsimd.LoadUint64x8(&signMask8)).AsFloat64x8()
 }
 
 // viaFloat64x8 calls f on inputs eight at a time, widened to float64, and rounds
@@ -115,8 +180,8 @@ func expFloat32AVX512(inputs, outputs []float32) {
 // logistic8 is execLogisticGeneric's arithmetic: 1/(1+e^−x) for x ≥ 0 and
 // e^x/(1+e^x) otherwise. Both take e^−|x|, except a NaN, which passes as it is.
 func logistic8(x archsimd.Float64x8) archsimd.Float64x8 {
-	one := broadcast(1)
-	nonNeg := x.GreaterEqual(broadcast(0))
+	one := load8(&k8.one)
+	nonNeg := x.GreaterEqual(load8(&k8.zero))
 	e := expClamped(neg8(x).Merge(x, nonNeg)) // −x where x ≥ 0, else x (NaN included)
 	d := one.Add(e)
 	return one.Div(d).Merge(e.Div(d), nonNeg)
@@ -130,26 +195,26 @@ func logisticFloat32AVX512(inputs, outputs []float32) {
 // lane and chosen per lane: ±1 beyond tanhBig; 1 − 2/(e^2|x|+1), signed, from
 // tanhMid; a rational polynomial below it (and x itself at ±0).
 func tanh8(x archsimd.Float64x8) archsimd.Float64x8 {
-	one := broadcast(1)
+	one := load8(&k8.one)
 	z := abs8(x)
-	negative := x.Less(broadcast(0))
+	negative := x.Less(load8(&k8.zero))
 
 	// |x| < 0.625: x + x·s·P(s)/Q(s), s = x².
 	s := x.Mul(x)
-	num := broadcast(tanhP0).Mul(s).Add(broadcast(tanhP1)).Mul(s).Add(broadcast(tanhP2))
-	den := s.Add(broadcast(tanhQ0)).Mul(s).Add(broadcast(tanhQ1)).Mul(s).Add(broadcast(tanhQ2))
+	num := load8(&k8.p0).Mul(s).Add(load8(&k8.p1)).Mul(s).Add(load8(&k8.p2))
+	den := s.Add(load8(&k8.q0)).Mul(s).Add(load8(&k8.q1)).Mul(s).Add(load8(&k8.q2))
 	small := x.Add(x.Mul(s).Mul(num).Div(den))
 
 	// 0.625 ≤ |x| ≤ tanhBig: 1 − 2/(e^2|x| + 1), with x's sign.
 	e := expClamped(z.Add(z))
-	mid := one.Sub(broadcast(2).Div(e.Add(one)))
+	mid := one.Sub(load8(&k8.two).Div(e.Add(one)))
 	mid = neg8(mid).Merge(mid, negative)
 
-	big := broadcast(-1).Merge(one, negative)
+	big := load8(&k8.minusOne).Merge(one, negative)
 
-	t := mid.Merge(small, z.GreaterEqual(broadcast(tanhMid)))
-	t = big.Merge(t, z.Greater(broadcast(tanhBig)))
-	return x.Merge(t, x.Equal(broadcast(0))) // ±0 as it came
+	t := mid.Merge(small, z.GreaterEqual(load8(&k8.mid)))
+	t = big.Merge(t, z.Greater(load8(&k8.big)))
+	return x.Merge(t, x.Equal(load8(&k8.zero))) // ±0 as it came
 }
 
 func tanhFloat32AVX512(inputs, outputs []float32) {

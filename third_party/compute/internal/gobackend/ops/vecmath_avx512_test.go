@@ -1,5 +1,6 @@
 // Tests of the attention-in-go course's patch: the AVX-512 float32 kernels of
-// Exp, Logistic, Tanh and Sign give, bit for bit, the generic loops' results.
+// Exp, Logistic, Tanh and Sign, and the AVX2 ones of Exp, Logistic and Tanh
+// (vecmath_avx2.go), give, bit for bit, the generic loops' results.
 
 //go:build goexperiment.simd && amd64
 
@@ -16,14 +17,20 @@ import (
 var vecmathAll = flag.Bool("vecmath.all", false,
 	"compare the AVX-512 float32 kernels on all 2³² float32 bit patterns (about a minute per kernel)")
 
+func hasAVX2FMA() bool { return archsimd.X86.AVX2() && archsimd.X86.FMA() }
+
 var vecmathKernels = []struct {
 	name          string
+	runs          func() bool // whether this CPU runs the vector kernel
 	vector, plain func(inputs, outputs []float32)
 }{
-	{"Exp", expFloat32AVX512, execExpGeneric[float32]},
-	{"Logistic", logisticFloat32AVX512, execLogisticGeneric[float32]},
-	{"Tanh", tanhFloat32AVX512, execTanhGeneric[float32]},
-	{"Sign", signFloat32AVX512, execSignGeneric[float32]},
+	{"Exp", archsimd.X86.AVX512, expFloat32AVX512, execExpGeneric[float32]},
+	{"Logistic", archsimd.X86.AVX512, logisticFloat32AVX512, execLogisticGeneric[float32]},
+	{"Tanh", archsimd.X86.AVX512, tanhFloat32AVX512, execTanhGeneric[float32]},
+	{"Sign", archsimd.X86.AVX512, signFloat32AVX512, execSignGeneric[float32]},
+	{"Exp/AVX2", hasAVX2FMA, expFloat32AVX2, execExpGeneric[float32]},
+	{"Logistic/AVX2", hasAVX2FMA, logisticFloat32AVX2, execLogisticGeneric[float32]},
+	{"Tanh/AVX2", hasAVX2FMA, tanhFloat32AVX2, execTanhGeneric[float32]},
 }
 
 // vecmathEdges are inputs at and around each branch point of the scalar code.
@@ -65,9 +72,6 @@ func compareBits(t *testing.T, name string, vector, plain func(inputs, outputs [
 }
 
 func TestVecMathFloat32(t *testing.T) {
-	if !archsimd.X86.AVX512() {
-		t.Skip("no AVX-512 on this CPU")
-	}
 	stride := uint64(251)
 	if *vecmathAll {
 		stride = 1
@@ -75,6 +79,9 @@ func TestVecMathFloat32(t *testing.T) {
 	const block = 1 << 20
 	for _, k := range vecmathKernels {
 		t.Run(k.name, func(t *testing.T) {
+			if !k.runs() {
+				t.Skip("this CPU does not run these kernels")
+			}
 			bad := compareBits(t, k.name, k.vector, k.plain, vecmathEdges())
 			// Every length from 0 to 40 and every offset, for the tail.
 			for n := range 41 {
@@ -105,26 +112,41 @@ func TestVecMathFloat32(t *testing.T) {
 // against the generic loop's formula, on random float64s over each kernel's
 // range.
 func TestVecMathFloat64Lanes(t *testing.T) {
-	if !archsimd.X86.AVX512() {
-		t.Skip("no AVX-512 on this CPU")
-	}
 	logistic := func(x float64) float64 {
 		out := []float64{0}
 		execLogisticGeneric([]float64{x}, out)
 		return out[0]
 	}
+	// lanes8 and lanes4 run an eight- or four-lane kernel on x's lanes.
+	lanes8 := func(f func(archsimd.Float64x8) archsimd.Float64x8) func(x, got *[8]float64) {
+		return func(x, got *[8]float64) { f(archsimd.LoadFloat64x8(x)).Store(got) }
+	}
+	lanes4 := func(f func(archsimd.Float64x4) archsimd.Float64x4) func(x, got *[8]float64) {
+		return func(x, got *[8]float64) {
+			f(archsimd.LoadFloat64x4((*[4]float64)(x[:4]))).Store((*[4]float64)(got[:4]))
+			f(archsimd.LoadFloat64x4((*[4]float64)(x[4:]))).Store((*[4]float64)(got[4:]))
+		}
+	}
 	kernels := []struct {
 		name     string
-		vector   func(archsimd.Float64x8) archsimd.Float64x8
+		runs     func() bool
+		vector   func(x, got *[8]float64)
 		scalar   func(float64) float64
 		from, to float64
 	}{
-		{"exp8", exp8, math.Exp, expMin, expMax},
-		{"logistic8", logistic8, logistic, expMin, -expMin},
-		{"tanh8", tanh8, math.Tanh, -2 * tanhBig, 2 * tanhBig},
+		{"exp8", archsimd.X86.AVX512, lanes8(exp8), math.Exp, expMin, expMax},
+		{"logistic8", archsimd.X86.AVX512, lanes8(logistic8), logistic, expMin, -expMin},
+		{"tanh8", archsimd.X86.AVX512, lanes8(tanh8), math.Tanh, -2 * tanhBig, 2 * tanhBig},
+		{"exp4", hasAVX2FMA, lanes4(exp4), math.Exp, expMin, expMax},
+		{"logistic4", hasAVX2FMA, lanes4(logistic4), logistic, expMin, -expMin},
+		{"tanh4", hasAVX2FMA, lanes4(tanh4), math.Tanh, -2 * tanhBig, 2 * tanhBig},
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, k := range kernels {
+		if !k.runs() {
+			t.Logf("%s: not run, this CPU does not run it", k.name)
+			continue
+		}
 		bad := 0
 		for range 1 << 17 {
 			var x [8]float64
@@ -142,7 +164,7 @@ func TestVecMathFloat64Lanes(t *testing.T) {
 				}
 			}
 			var got [8]float64
-			k.vector(archsimd.LoadFloat64x8(&x)).Store(&got)
+			k.vector(&x, &got)
 			for i, xi := range x {
 				if want := k.scalar(xi); math.Float64bits(got[i]) != math.Float64bits(want) {
 					if bad < 10 {
@@ -168,8 +190,8 @@ func BenchmarkVecMathFloat32(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			f    func(inputs, outputs []float32)
-		}{{"generic", k.plain}, {"avx512", k.vector}} {
-			if impl.name == "avx512" && !archsimd.X86.AVX512() {
+		}{{"generic", k.plain}, {"vector", k.vector}} {
+			if impl.name == "vector" && !k.runs() {
 				continue
 			}
 			b.Run(k.name+"/"+impl.name, func(b *testing.B) {
