@@ -146,8 +146,10 @@ type classResults struct {
 // of that class's own peak.
 func writeClassesTable(w io.Writer, runs []classResults) {
 	header, rule := "| workload |", "|---|"
-	for _, r := range runs {
+	peaks := make([]float64, len(runs))
+	for i, r := range runs {
 		peak, cores, unit := peakGFLOPs(r.results)
+		peaks[i] = peak
 		if peak > 0 {
 			fmt.Fprintf(w, "%s: peak %.1f GFLOP/s on %d cores (%s float32 multiply-add).\n", r.class, peak, cores, unit)
 		}
@@ -165,8 +167,7 @@ func writeClassesTable(w io.Writer, runs []classResults) {
 	}
 	for _, n := range names {
 		line := "| " + n + " |"
-		for _, r := range runs {
-			peak, _, _ := peakGFLOPs(r.results)
+		for k, r := range runs {
 			i := slices.IndexFunc(r.results, func(b benchResult) bool { return b.Pkg+"."+b.Name == n })
 			if i < 0 {
 				line += " | |"
@@ -176,8 +177,8 @@ func writeClassesTable(w io.Writer, runs []classResults) {
 			rate := ""
 			if g, ok := b.Metrics["GFLOP/s"]; ok {
 				rate = fmt.Sprintf("%.2f", g)
-				if peak > 0 && !strings.HasPrefix(b.Name, "Peak/") {
-					rate += fmt.Sprintf(" (%.0f %%)", 100*g/peak)
+				if peaks[k] > 0 && !strings.HasPrefix(b.Name, "Peak/") {
+					rate += fmt.Sprintf(" (%.0f %%)", 100*g/peaks[k])
 				}
 			}
 			t := duration(b.Metrics["ns/op"])

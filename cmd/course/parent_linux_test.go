@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // TestRunStopsWithParent: when the process that started `course run` dies
@@ -31,14 +30,16 @@ func TestRunStopsWithParent(t *testing.T) {
 	var out bytes.Buffer
 	parent := exec.Command("sh", "-c", `"$0" run -j 1 a.ipynb b.ipynb; echo "course exited with $?"`, bin)
 	parent.Dir, parent.Stdout, parent.Stderr = dir, &out, &out
+	parent.WaitDelay = time.Second // the course command holds the output pipe: do not wait for it
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The course command's pid: the shell's child.
+	// The course command's pid: the shell's first descendant.
 	var course int
 	for deadline := time.Now().Add(10 * time.Second); course == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(parent.Process.Pid) + "/task/" + strconv.Itoa(parent.Process.Pid) + "/children")
-		course, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if d := proctree.Descendants(parent.Process.Pid); len(d) > 0 {
+			course = d[0]
+		}
 	}
 	if course == 0 {
 		t.Fatalf("the course command did not start: %s", out.String())
@@ -51,7 +52,7 @@ func TestRunStopsWithParent(t *testing.T) {
 	parent.Wait()
 	for syscall.Kill(course, 0) == nil {
 		if time.Since(start) > 25*time.Second {
-			syscall.Kill(course, syscall.SIGKILL)
+			proctree.Stop([]int{course}, 0, time.Second) // and the notebook's kernel with it
 			t.Fatalf("course run still running %v after its parent died (notebook b would start at 30 s)", time.Since(start))
 		}
 		time.Sleep(200 * time.Millisecond)
