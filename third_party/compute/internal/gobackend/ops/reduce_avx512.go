@@ -43,11 +43,13 @@ func maxRowFloat32AVX512(acc float32, row []float32) float32 {
 		m0, m1 = m0.Max(x0), m1.Max(x1)
 		nan = nan.Or(x0.IsNaN()).Or(x1.IsNaN())
 	}
-	if nan.ToBits() != 0 {
-		return maxRowScalar(acc, row)
-	}
+	nanBits := nan.ToBits()
 	var lane [lanes]float32
 	m0.Max(m1).Store(&lane)
+	archsimd.ClearAVXUpperBits() // what follows is SSE code
+	if nanBits != 0 {
+		return maxRowScalar(acc, row)
+	}
 	m := maxRowScalar(lane[0], lane[1:])
 	m = maxRowScalar(m, row[i:])
 	if m != m || m == 0 {
@@ -63,5 +65,6 @@ func addRowFloat32AVX512(dst, row []float32) {
 	for ; i+lanes <= len(row); i += lanes {
 		archsimd.LoadFloat32x16Slice(dst[i : i+lanes]).Add(archsimd.LoadFloat32x16Slice(row[i : i+lanes])).StoreSlice(dst[i : i+lanes])
 	}
+	archsimd.ClearAVXUpperBits() // the tail is SSE code
 	addRowScalar(dst[i:], row[i:])
 }

@@ -94,27 +94,34 @@ func (k binaryFloat32) one(x, y float32) float32 {
 // executor returns the node executor that runs float32 operands through k
 // and any other dtype through generic.
 func (k binaryFloat32) executor(generic gobackend.NodeExecutor) gobackend.NodeExecutor {
+	return binaryRowsExecutor(generic, k.commutative, k.row)
+}
+
+// binaryRowsExecutor returns the node executor that runs float32 operands
+// through row, a row at a time, and any other dtype through generic. The
+// vector kernels of each width (binaryFloat32, binaryFloat32x8) share it.
+func binaryRowsExecutor(generic gobackend.NodeExecutor, commutative bool, row func(out, a, b []float32, aStep, bStep int)) gobackend.NodeExecutor {
 	return func(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
 		if inputs[0].RawShape.DType != dtypes.Float32 {
 			return generic(backend, node, inputs, inputsOwned)
 		}
 		lhs, rhs, output, lhsIsScalarOr1, rhsIsScalarOr1 := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
-		if k.commutative && lhsIsScalarOr1 && !rhsIsScalarOr1 {
+		if commutative && lhsIsScalarOr1 && !rhsIsScalarOr1 {
 			lhs, rhs = rhs, lhs
 		}
 		a, b, out := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
 		// The generated loops' four cases, in their order.
 		switch {
 		case len(b) == 1:
-			k.row(out[:len(a)], a, b, 1, 0)
+			row(out[:len(a)], a, b, 1, 0)
 		case len(a) == 1:
-			k.row(out[:len(b)], a, b, 0, 1)
+			row(out[:len(b)], a, b, 0, 1)
 		case lhs.RawShape.Equal(rhs.RawShape):
-			k.row(out[:len(a)], a, b, 1, 1)
+			row(out[:len(a)], a, b, 1, 1)
 		default:
 			zipIter := gobackend.NewZippedBroadcastIterator(lhs.RawShape, rhs.RawShape, output.RawShape)
 			for r := range zipIter.IterRows() {
-				k.row(out[r.Tgt:r.Tgt+r.N], a[r.LHS:], b[r.RHS:], r.LHSStep, r.RHSStep)
+				row(out[r.Tgt:r.Tgt+r.N], a[r.LHS:], b[r.RHS:], r.LHSStep, r.RHSStep)
 			}
 		}
 		return output, nil
@@ -135,6 +142,7 @@ func (k binaryFloat32) row(out, a, b []float32, aStep, bStep int) {
 			y := archsimd.LoadFloat32x16Slice(b[i : i+16])
 			k.lanes(x, y).StoreSlice(out[i : i+16])
 		}
+		archsimd.ClearAVXUpperBits() // the tail is SSE code
 		for i := v; i < n; i++ {
 			out[i] = k.one(a[i], b[i])
 		}
@@ -144,6 +152,7 @@ func (k binaryFloat32) row(out, a, b []float32, aStep, bStep int) {
 		for i := 0; i < v; i += 16 {
 			k.lanes(archsimd.LoadFloat32x16Slice(a[i:i+16]), y).StoreSlice(out[i : i+16])
 		}
+		archsimd.ClearAVXUpperBits() // the tail is SSE code
 		for i := v; i < n; i++ {
 			out[i] = k.one(a[i], c)
 		}
@@ -153,6 +162,7 @@ func (k binaryFloat32) row(out, a, b []float32, aStep, bStep int) {
 		for i := 0; i < v; i += 16 {
 			k.lanes(x, archsimd.LoadFloat32x16Slice(b[i:i+16])).StoreSlice(out[i : i+16])
 		}
+		archsimd.ClearAVXUpperBits() // the tail is SSE code
 		for i := v; i < n; i++ {
 			out[i] = k.one(c, b[i])
 		}

@@ -231,5 +231,6 @@ func signFloat32AVX512(inputs, outputs []float32) {
 		negative := minusOne.Merge(zero, x.Less(zero)) // −1 where x < 0, else +0
 		one.Merge(negative, x.Greater(zero)).StoreSlice(outputs[i : i+16])
 	}
+	archsimd.ClearAVXUpperBits() // the tail is SSE code
 	execSignGeneric(inputs[n:], outputs[n:len(inputs)])
 }

@@ -52,6 +52,7 @@ func execWhereFloat32AVX512(conditionBuf, onTrueBuf, onFalseBuf, outputBuf *goba
 		}
 		t.Merge(f, mask).StoreSlice(output[i : i+lanes])
 	}
+	archsimd.ClearAVXUpperBits() // the tail is SSE code
 	for ; i < len(condition); i++ {
 		t, f := onTrue[0], onFalse[0]
 		if !onTrueIsScalar {

@@ -363,6 +363,9 @@ func avx2ApplyPackedOutputFloat32(
 				packedColIdx += 8
 				outputColIdx += 8
 			}
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] = packedOutput[packedColIdx+i]
 			}
@@ -381,6 +384,9 @@ func avx2ApplyPackedOutputFloat32(
 				outputVal.Store((*[8]float32)(unsafe.Pointer(&output[outputColIdx])))
 				packedColIdx += 8
 				outputColIdx += 8
+			}
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
 			}
 			for i := range width - c {
 				output[outputColIdx+i] += packedOutput[packedColIdx+i]
@@ -413,6 +419,9 @@ func avx2ApplyPackedOutputFloat64(
 				packedColIdx += 4
 				outputColIdx += 4
 			}
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] = packedOutput[packedColIdx+i]
 			}
@@ -431,6 +440,9 @@ func avx2ApplyPackedOutputFloat64(
 				outputVal.Store((*[4]float64)(unsafe.Pointer(&output[outputColIdx])))
 				packedColIdx += 4
 				outputColIdx += 4
+			}
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
 			}
 			for i := range width - c {
 				output[outputColIdx+i] += packedOutput[packedColIdx+i]

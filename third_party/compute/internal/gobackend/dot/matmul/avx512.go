@@ -141,6 +141,9 @@ func avx512ApplyPackedOutputFloat32(
 			}
 
 			// Scalar tail
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] = packedOutput[packedColIdx+i]
 			}
@@ -167,6 +170,9 @@ func avx512ApplyPackedOutputFloat32(
 			}
 
 			// Scalar tail
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] += packedOutput[packedColIdx+i]
 			}
@@ -204,6 +210,9 @@ func avx512ApplyPackedOutputFloat64(
 			}
 
 			// Scalar tail
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] = packedOutput[packedColIdx+i]
 			}
@@ -230,6 +239,9 @@ func avx512ApplyPackedOutputFloat64(
 			}
 
 			// Scalar tail
+			if c < width {
+				archsimd.ClearAVXUpperBits() // the tail is SSE code
+			}
 			for i := range width - c {
 				output[outputColIdx+i] += packedOutput[packedColIdx+i]
 			}
