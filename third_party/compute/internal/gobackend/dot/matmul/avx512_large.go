@@ -99,7 +99,7 @@ func avx512LargeFloat32( //alt:f32
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, workItemsCap(batchSize, maxWorkers))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(
@@ -109,7 +109,13 @@ func avx512LargeFloat32( //alt:f32
 
 	// 2. Saturate (fan-out workers) on workItems.
 	backend.Workers.Saturate(func() {
-		// No parallelism, do everything sequentially.
+		// A worker allocates its panels once it has an item: Saturate may start
+		// more workers than there are items. (Patched in by the attention-in-go
+		// course.)
+		first, more := <-workChan
+		if !more {
+			return
+		}
 		packedLHSRef, packedLHS, ok := GetBuffer[float32](backend, params.LHSPanelCrossSize*params.PanelContractingSize) //alt:f32
 		//alt:bf16 packedLHSRef, packedLHS, ok := GetBuffer[bfloat16.BFloat16](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
 		//alt:f16 packedLHSRef, packedLHS, ok := GetBuffer[float16.Float16](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
@@ -132,7 +138,7 @@ func avx512LargeFloat32( //alt:f32
 			return
 		}
 		defer ReleaseBuffer(packedOutputRef)
-		for item := range workChan {
+		for item := first; more; item, more = <-workChan {
 			for batchIdx := item.batchStart; batchIdx < item.batchEnd; batchIdx++ {
 				batchLhs := lhs[batchIdx*lhsBatchStride : (batchIdx+1)*lhsBatchStride]
 				batchRhs := rhs[batchIdx*rhsBatchStride : (batchIdx+1)*rhsBatchStride]

@@ -104,7 +104,7 @@ func avx512LargeBFloat16( //alt:bf16
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, workItemsCap(batchSize, maxWorkers))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(
@@ -114,7 +114,13 @@ func avx512LargeBFloat16( //alt:bf16
 
 	// 2. Saturate (fan-out workers) on workItems.
 	backend.Workers.Saturate(func() {
-		// No parallelism, do everything sequentially.
+		// A worker allocates its panels once it has an item: Saturate may start
+		// more workers than there are items. (Patched in by the attention-in-go
+		// course.)
+		first, more := <-workChan
+		if !more {
+			return
+		}
 		//alt:f32 packedLHSRef, packedLHS, ok := GetBuffer[float32](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
 		packedLHSRef, packedLHS, ok := GetBuffer[bfloat16.BFloat16](backend, params.LHSPanelCrossSize*params.PanelContractingSize) //alt:bf16
 		//alt:f16  packedLHSRef, packedLHS, ok := GetBuffer[float16.Float16](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
@@ -137,7 +143,7 @@ func avx512LargeBFloat16( //alt:bf16
 			return
 		}
 		defer ReleaseBuffer(packedOutputRef)
-		for item := range workChan {
+		for item := first; more; item, more = <-workChan {
 			for batchIdx := item.batchStart; batchIdx < item.batchEnd; batchIdx++ {
 				batchLhs := lhs[batchIdx*lhsBatchStride : (batchIdx+1)*lhsBatchStride]
 				batchRhs := rhs[batchIdx*rhsBatchStride : (batchIdx+1)*rhsBatchStride]

@@ -72,7 +72,7 @@ func largeNoSIMDHalfPrecision[I gotype.HalfPrecision[I], O gotype.ScalarNotCompl
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, workItemsCap(batchSize, maxWorkers))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(
@@ -82,7 +82,13 @@ func largeNoSIMDHalfPrecision[I gotype.HalfPrecision[I], O gotype.ScalarNotCompl
 
 	// 2. Saturate (fan-out workers) on workItems.
 	backend.Workers.Saturate(func() {
-		// No parallelism, do everything sequentially.
+		// A worker allocates its panels once it has an item: Saturate may start
+		// more workers than there are items. (Patched in by the attention-in-go
+		// course.)
+		first, more := <-workChan
+		if !more {
+			return
+		}
 		packedLHSRef, packedLHS, ok := GetBuffer[I](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
 		if !ok {
 			return
@@ -98,7 +104,7 @@ func largeNoSIMDHalfPrecision[I gotype.HalfPrecision[I], O gotype.ScalarNotCompl
 			return
 		}
 		defer ReleaseBuffer(packedOutputRef)
-		for item := range workChan {
+		for item := first; more; item, more = <-workChan {
 			for batchIdx := item.batchStart; batchIdx < item.batchEnd; batchIdx++ {
 				batchLHS := lhs[batchIdx*lhsBatchStride : (batchIdx+1)*lhsBatchStride]
 				batchRHS := rhs[batchIdx*rhsBatchStride : (batchIdx+1)*rhsBatchStride]

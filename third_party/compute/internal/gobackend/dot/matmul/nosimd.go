@@ -174,6 +174,15 @@ type workItem struct {
 	rhsColStart, rhsColEnd int
 }
 
+// workItemsCap is the capacity of the channel feedWorkItems fills: enough
+// for all its items (at most maxWorkers whole batch examples, then up to
+// maxWorkers+1 slices of each remaining example), at most 2,000. (Patched in
+// by the attention-in-go course: a fixed 2,000-item channel, 96 KB allocated
+// and cleared for every product, cost a 256 × 256 product a tenth of its time.)
+func workItemsCap(batchSize, maxWorkers int) int {
+	return min(2000, maxWorkers+batchSize*(maxWorkers+1))
+}
+
 // feedWorkItems split the matrix-multiplication tasks is "workItems" optimized (as large as possible, prioritizing whole batch items)
 // for maxWokers (>=1).
 // It closes workChan on exit.
@@ -217,10 +226,17 @@ func feedWorkItems(
 		return // We are finished.
 	}
 	splitFactor := (maxWorkers + batchCountRemaining - 1) / batchCountRemaining
-	if lhsCrossSize > rhsCrossSize {
-		// Split on the LHS dimension, in multiples of LHSPanelCrossSize.
+	// Split the columns in whole RHS panels where there are several of them;
+	// otherwise split the rows. (Patched in by the attention-in-go course:
+	// a product no wider than one panel, 512 × 512 in float32, used to be one
+	// work item, one core.) Row slices share nothing but the RHS they each
+	// pack, a fraction of the work (K·N copies against M·N·K/workers
+	// multiply-adds); they are multiples of the kernel's rows, so that no
+	// worker computes padding another one also computes.
+	if lhsCrossSize > rhsCrossSize || rhsCrossSize <= params.RHSPanelCrossSize {
 		lhsSplitSize := (lhsCrossSize + splitFactor - 1) / splitFactor
-		lhsSplitSize = max(1, lhsSplitSize/params.LHSPanelCrossSize) * params.LHSPanelCrossSize
+		rows := params.LHSL1KernelRows
+		lhsSplitSize = max(1, (lhsSplitSize+rows-1)/rows) * rows
 		batchStart := batchIdx
 		for lhsRowIdx := 0; lhsRowIdx < lhsCrossSize; lhsRowIdx += lhsSplitSize {
 			for batchIdx = batchStart; batchIdx < batchSize; batchIdx++ {

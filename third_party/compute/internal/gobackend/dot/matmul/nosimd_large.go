@@ -67,7 +67,7 @@ func largeNoSIMDGeneric[I, O gotype.NumericNotComplex]( //alt:generic
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, workItemsCap(batchSize, maxWorkers))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(
@@ -77,7 +77,13 @@ func largeNoSIMDGeneric[I, O gotype.NumericNotComplex]( //alt:generic
 
 	// 2. Saturate (fan-out workers) on workItems.
 	backend.Workers.Saturate(func() {
-		// No parallelism, do everything sequentially.
+		// A worker allocates its panels once it has an item: Saturate may start
+		// more workers than there are items. (Patched in by the attention-in-go
+		// course.)
+		first, more := <-workChan
+		if !more {
+			return
+		}
 		packedLHSRef, packedLHS, ok := GetBuffer[I](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
 		if !ok {
 			return
@@ -93,7 +99,7 @@ func largeNoSIMDGeneric[I, O gotype.NumericNotComplex]( //alt:generic
 			return
 		}
 		defer ReleaseBuffer(packedOutputRef)
-		for item := range workChan {
+		for item := first; more; item, more = <-workChan {
 			for batchIdx := item.batchStart; batchIdx < item.batchEnd; batchIdx++ {
 				batchLHS := lhs[batchIdx*lhsBatchStride : (batchIdx+1)*lhsBatchStride]
 				batchRHS := rhs[batchIdx*rhsBatchStride : (batchIdx+1)*rhsBatchStride]
