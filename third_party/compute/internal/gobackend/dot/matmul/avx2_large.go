@@ -93,7 +93,7 @@ func avx2LargeFloat32( //alt:f32
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, workItemsCap(batchSize, maxWorkers))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(
@@ -103,6 +103,13 @@ func avx2LargeFloat32( //alt:f32
 
 	// 2. Saturate (fan-out workers) on workItems.
 	backend.Workers.Saturate(func() {
+		// A worker allocates its panels once it has an item: Saturate may start
+		// more workers than there are items. (Patched in by the attention-in-go
+		// course.)
+		first, more := <-workChan
+		if !more {
+			return
+		}
 		packedLHSRef, packedLHS, ok := GetBuffer[float32](backend, params.LHSPanelCrossSize*params.PanelContractingSize) //alt:f32
 		//alt:bf16 packedLHSRef, packedLHS, ok := GetBuffer[bfloat16.BFloat16](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
 		//alt:f16 packedLHSRef, packedLHS, ok := GetBuffer[float16.Float16](backend, params.LHSPanelCrossSize*params.PanelContractingSize)
@@ -125,7 +132,7 @@ func avx2LargeFloat32( //alt:f32
 			return
 		}
 		defer ReleaseBuffer(packedOutputRef)
-		for item := range workChan {
+		for item := first; more; item, more = <-workChan {
 			for batchIdx := item.batchStart; batchIdx < item.batchEnd; batchIdx++ {
 				batchLhs := lhs[batchIdx*lhsBatchStride : (batchIdx+1)*lhsBatchStride]
 				batchRhs := rhs[batchIdx*rhsBatchStride : (batchIdx+1)*rhsBatchStride]
@@ -199,7 +206,9 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 				lhsPanelHeight := min(params.LHSPanelCrossSize, rowEnd-lhsPanelRowIdx)
 				avx2PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 
-				avx2LargeKernelFloat32( //alt:f32
+				// For float32 the same arithmetic with the tiles in assembly
+				// (avx2_large_asm.go, patched in by the attention-in-go course).
+				avx2LargeKernelFloat32Asm( //alt:f32
 					//alt:bf16 avx2LargeKernelBFloat16(
 					//alt:f16 avx2LargeKernelFloat16(
 					//alt:f64 avx2LargeKernelFloat64(
