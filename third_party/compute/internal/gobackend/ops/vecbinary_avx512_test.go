@@ -1,5 +1,5 @@
-// Tests of the attention-in-go course's patch: the AVX-512 float32 executors
-// of Add, Sub, Mul and Div give, bit for bit, the generated executors'
+// Tests of the attention-in-go course's patch: the AVX-512 and AVX2 float32
+// executors of Add, Sub, Mul and Div give, bit for bit, the generated executors'
 // results (of Add and Mul, up to which of two NaNs comes out).
 
 //go:build goexperiment.simd && amd64
@@ -19,9 +19,30 @@ import (
 )
 
 func TestVecBinaryFloat32(t *testing.T) {
-	if !archsimd.X86.AVX512() {
-		t.Skip("no AVX-512 on this CPU")
+	// Each width this CPU has: the sixteen lanes of AVX-512 and the eight of
+	// AVX2 (the kernels an AVX2 laptop runs, tested here on any CPU with AVX2).
+	type width struct {
+		name     string
+		executor func(binaryFloat32, gobackend.NodeExecutor) gobackend.NodeExecutor
 	}
+	var widths []width
+	if archsimd.X86.AVX512() {
+		widths = append(widths, width{"AVX-512", binaryFloat32.executor})
+	}
+	if archsimd.X86.AVX2() {
+		widths = append(widths, width{"AVX2", func(k binaryFloat32, generic gobackend.NodeExecutor) gobackend.NodeExecutor {
+			return binaryFloat32x8{k}.executor(generic)
+		}})
+	}
+	if len(widths) == 0 {
+		t.Skip("neither AVX-512 nor AVX2 on this CPU")
+	}
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) { testVecBinaryFloat32(t, w.executor) })
+	}
+}
+
+func testVecBinaryFloat32(t *testing.T, executor func(binaryFloat32, gobackend.NodeExecutor) gobackend.NodeExecutor) {
 	b, err := gobackend.New("")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +88,7 @@ func TestVecBinaryFloat32(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := op.kernel.executor(op.generic)(backend, node, []*gobackend.Buffer{buffer(lShape, a), buffer(rShape, c)}, slices.Clone(owned))
+			got, err := executor(op.kernel, op.generic)(backend, node, []*gobackend.Buffer{buffer(lShape, a), buffer(rShape, c)}, slices.Clone(owned))
 			if err != nil {
 				t.Fatal(err)
 			}

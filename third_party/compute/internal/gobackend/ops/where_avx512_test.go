@@ -1,5 +1,5 @@
-// Tests of the attention-in-go course's patch: the AVX-512 float32 executor
-// of Where gives, bit for bit, the generic executor's results.
+// Tests of the attention-in-go course's patch: the AVX-512 and AVX2 float32
+// executors of Where give, bit for bit, the generic executor's results.
 
 //go:build goexperiment.simd && amd64
 
@@ -21,6 +21,17 @@ func TestWhereFloat32AVX512(t *testing.T) {
 	if !archsimd.X86.AVX512() {
 		t.Skip("no AVX-512 on this CPU")
 	}
+	testWhereFloat32(t, execWhereFloat32AVX512)
+}
+
+func TestWhereFloat32AVX2(t *testing.T) {
+	if !archsimd.X86.AVX2() {
+		t.Skip("no AVX2 on this CPU")
+	}
+	testWhereFloat32(t, execWhereFloat32AVX2)
+}
+
+func testWhereFloat32(t *testing.T, kernel func(c, t, f, out *gobackend.Buffer)) {
 	b, err := gobackend.New("")
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +88,7 @@ func TestWhereFloat32AVX512(t *testing.T) {
 			where(c, tb, fb, out)
 			return out.Flat.([]float32)
 		}
-		want, got := run(execWhereGeneric[float32]), run(execWhereFloat32AVX512)
+		want, got := run(execWhereGeneric[float32]), run(kernel)
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 				t.Fatalf("trial %d: n=%d, scalar onTrue %v, onFalse %v, in place %d: output %d is %v, want %v",
