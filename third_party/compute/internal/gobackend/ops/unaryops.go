@@ -479,7 +479,7 @@ func execExp(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobacke
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		expFloat32(input.Flat.([]float32), output.Flat.([]float32))
+		splitUnary(backend, expFloat32, input.Flat.([]float32), output.Flat.([]float32))
 	case dtypes.Float64:
 		execExpGeneric(input.Flat.([]float64), output.Flat.([]float64))
 	case dtypes.BFloat16:
@@ -631,7 +631,7 @@ func execLogistic(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		logisticFloat32(input.Flat.([]float32), output.Flat.([]float32))
+		splitUnary(backend, logisticFloat32, input.Flat.([]float32), output.Flat.([]float32))
 	case dtypes.Float64:
 		execLogisticGeneric(input.Flat.([]float64), output.Flat.([]float64))
 	case dtypes.BFloat16:
@@ -948,7 +948,7 @@ func execTanh(backend *gobackend.Backend, node *gobackend.Node, inputs []*goback
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		tanhFloat32(input.Flat.([]float32), output.Flat.([]float32))
+		splitUnary(backend, tanhFloat32, input.Flat.([]float32), output.Flat.([]float32))
 	case dtypes.Float64:
 		execTanhGeneric(input.Flat.([]float64), output.Flat.([]float64))
 	case dtypes.BFloat16:

@@ -110,19 +110,35 @@ func binaryRowsExecutor(generic gobackend.NodeExecutor, commutative bool, row fu
 			lhs, rhs = rhs, lhs
 		}
 		a, b, out := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
-		// The generated loops' four cases, in their order.
+		// The generated loops' four cases, in their order, each split across
+		// the workers when large (split.go).
+		workers := splitWorkers(backend, len(out))
 		switch {
 		case len(b) == 1:
-			row(out[:len(a)], a, b, 1, 0)
+			splitAcross(backend, workers, len(a), splitAlign, func(lo, hi int) { row(out[lo:hi], a[lo:hi], b, 1, 0) })
 		case len(a) == 1:
-			row(out[:len(b)], a, b, 0, 1)
+			splitAcross(backend, workers, len(b), splitAlign, func(lo, hi int) { row(out[lo:hi], a, b[lo:hi], 0, 1) })
 		case lhs.RawShape.Equal(rhs.RawShape):
-			row(out[:len(a)], a, b, 1, 1)
+			splitAcross(backend, workers, len(a), splitAlign, func(lo, hi int) { row(out[lo:hi], a[lo:hi], b[lo:hi], 1, 1) })
 		default:
 			zipIter := gobackend.NewZippedBroadcastIterator(lhs.RawShape, rhs.RawShape, output.RawShape)
-			for r := range zipIter.IterRows() {
-				row(out[r.Tgt:r.Tgt+r.N], a[r.LHS:], b[r.RHS:], r.LHSStep, r.RHSStep)
+			if workers <= 1 {
+				for r := range zipIter.IterRows() {
+					row(out[r.Tgt:r.Tgt+r.N], a[r.LHS:], b[r.RHS:], r.LHSStep, r.RHSStep)
+				}
+				break
 			}
+			// The rows first, then the rows split: each row is written by one
+			// worker.
+			var rows []gobackend.ZippedRow
+			for r := range zipIter.IterRows() {
+				rows = append(rows, r)
+			}
+			splitAcross(backend, workers, len(rows), 1, func(lo, hi int) {
+				for _, r := range rows[lo:hi] {
+					row(out[r.Tgt:r.Tgt+r.N], a[r.LHS:], b[r.RHS:], r.LHSStep, r.RHSStep)
+				}
+			})
 		}
 		return output, nil
 	}
