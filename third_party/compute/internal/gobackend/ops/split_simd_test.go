@@ -8,7 +8,6 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
-	"simd/archsimd"
 	"slices"
 	"testing"
 
@@ -19,19 +18,7 @@ import (
 
 func TestSplitBinaryEqualsGenerated(t *testing.T) {
 	backend := splitBackend(t)
-	type width struct {
-		name     string
-		executor func(binaryFloat32, gobackend.NodeExecutor) gobackend.NodeExecutor
-	}
-	var widths []width
-	if archsimd.X86.AVX512() {
-		widths = append(widths, width{"AVX-512", binaryFloat32.executor})
-	}
-	if archsimd.X86.AVX2() {
-		widths = append(widths, width{"AVX2", func(k binaryFloat32, generic gobackend.NodeExecutor) gobackend.NodeExecutor {
-			return binaryFloat32x8{k}.executor(generic)
-		}})
-	}
+	widths := binaryWidths()
 	if len(widths) == 0 {
 		t.Skip("neither AVX-512 nor AVX2 on this CPU")
 	}

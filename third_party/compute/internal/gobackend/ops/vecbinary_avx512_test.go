@@ -18,22 +18,30 @@ import (
 	"github.com/gomlx/compute/shapes"
 )
 
-func TestVecBinaryFloat32(t *testing.T) {
-	// Each width this CPU has: the sixteen lanes of AVX-512 and the eight of
-	// AVX2 (the kernels an AVX2 laptop runs, tested here on any CPU with AVX2).
-	type width struct {
-		name     string
-		executor func(binaryFloat32, gobackend.NodeExecutor) gobackend.NodeExecutor
-	}
-	var widths []width
+// binaryWidth is one width of the float32 binary ops' kernels.
+type binaryWidth struct {
+	name     string
+	executor func(binaryFloat32, gobackend.NodeExecutor) gobackend.NodeExecutor
+}
+
+// binaryWidths are the widths this CPU has: the sixteen lanes of AVX-512
+// and the eight of AVX2 (the kernels an AVX2 laptop runs, tested here on
+// any CPU with AVX2).
+func binaryWidths() []binaryWidth {
+	var widths []binaryWidth
 	if archsimd.X86.AVX512() {
-		widths = append(widths, width{"AVX-512", binaryFloat32.executor})
+		widths = append(widths, binaryWidth{"AVX-512", binaryFloat32.executor})
 	}
 	if archsimd.X86.AVX2() {
-		widths = append(widths, width{"AVX2", func(k binaryFloat32, generic gobackend.NodeExecutor) gobackend.NodeExecutor {
+		widths = append(widths, binaryWidth{"AVX2", func(k binaryFloat32, generic gobackend.NodeExecutor) gobackend.NodeExecutor {
 			return binaryFloat32x8{k}.executor(generic)
 		}})
 	}
+	return widths
+}
+
+func TestVecBinaryFloat32(t *testing.T) {
+	widths := binaryWidths()
 	if len(widths) == 0 {
 		t.Skip("neither AVX-512 nor AVX2 on this CPU")
 	}
