@@ -373,6 +373,16 @@ func execReduceMaxGeneric[T gobackend.PODNumericConstraints](operand, output *go
 	}
 	operandFlat := operand.Flat.([]T)
 	maxRow := rowKernel(maxRowFloat32, maxRowScalar[T])
+	if n := it.lastAxisOnly(); n > 0 {
+		// Each row into its own output element, as it.rows gives them; the
+		// rows split across the workers when large (split.go).
+		splitAcross(output.RawBackend, splitWorkers(output.RawBackend, len(operandFlat)), len(outputFlat), 1, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				outputFlat[r] = maxRow(outputFlat[r], operandFlat[r*n:(r+1)*n])
+			}
+		})
+		return nil
+	}
 	it.rows(len(operandFlat), func(start, n, out, step int) {
 		row := operandFlat[start : start+n]
 		if step == 0 {
@@ -477,7 +487,11 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 	}
 	operandFlat := operand.Flat.([]T)
 	if n := it.lastAxisOnly(); n > 0 {
-		sumRows(outputFlat, operandFlat, n)
+		// Rows split across the workers when large (split.go), eight at a
+		// time as sumRows takes them; each row is its own chain of additions.
+		splitAcross(output.RawBackend, splitWorkers(output.RawBackend, len(operandFlat)), len(outputFlat), 8, func(lo, hi int) {
+			sumRows(outputFlat[lo:hi], operandFlat[lo*n:hi*n], n)
+		})
 		return nil
 	}
 	addRow := rowKernel(addRowFloat32, addRowScalar[T])

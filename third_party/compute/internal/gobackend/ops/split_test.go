@@ -11,7 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
 )
 
 // splitBackend returns a backend whose operations split across 4 workers,
@@ -79,6 +81,58 @@ func TestSplitElementwiseEqualsUnsplit(t *testing.T) {
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
 				t.Fatalf("%s split: element %d = %g, want %g", k.name, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestSplitReduceEqualsRelease: sums and maxima along the last axis of
+// operands above the split size, on 4 workers, against the release's loop.
+func TestSplitReduceEqualsRelease(t *testing.T) {
+	backend := splitBackend(t)
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, dims := range [][]int{{2, 8, 64, 64}, {3, 7, 1601}, {40000, 1}, {5, 13, 509}} {
+		axes := []int{len(dims) - 1}
+		outDims := dims[:len(dims)-1]
+		size, outSize := 1, 1
+		for _, d := range dims {
+			size *= d
+		}
+		for _, d := range outDims {
+			outSize *= d
+		}
+		if splitWorkers(backend, size) < 2 {
+			t.Fatalf("%v: not split", dims)
+		}
+		x := randomFloat32s(r, size)
+		for _, op := range []struct {
+			name  string
+			isMax bool
+			f     GenericReduceFn
+		}{
+			{"ReduceMax", true, execReduceMaxGeneric[float32]},
+			{"ReduceSum", false, execReduceSumGeneric[float32]},
+		} {
+			in, err := backend.BufferFromFlatData(0, x, shapes.Make(dtypes.Float32, dims...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := backend.GetBuffer(shapes.Make(dtypes.Float32, outDims...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.f(in.(*gobackend.Buffer), got, NewReduceOutputIterator(dims, axes), dtypes.Float32); err != nil {
+				t.Fatal(err)
+			}
+			want := reduceRelease(x, dims, axes, outSize, op.isMax)
+			for i, w := range want {
+				g := got.Flat.([]float32)[i]
+				if bothNaN := g != g && w != w; bothNaN && !op.isMax {
+					continue
+				}
+				if math.Float32bits(g) != math.Float32bits(w) {
+					t.Fatalf("%s of %v split: output %d is %v, want %v", op.name, dims, i, g, w)
+				}
 			}
 		}
 	}
