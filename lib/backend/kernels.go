@@ -50,7 +50,9 @@ func Classes() []Class {
 	if runtime.GOARCH == "amd64" && hasAVX512() {
 		cs = append(cs, Class{Name: AVX512})
 	}
-	if runtime.GOARCH == "amd64" && cpu.X86.HasAVX2 {
+	// compute's AVX2 kernels multiply-add (VFMADD): AVX2 without FMA, which a
+	// few CPUs have, keeps the plain kernels.
+	if runtime.GOARCH == "amd64" && cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		c := Class{Name: AVX2}
 		if len(cs) > 0 {
 			c.Env = []string{off512}

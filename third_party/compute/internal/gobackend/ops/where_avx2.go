@@ -30,6 +30,9 @@ func init() {
 }
 
 func execWhereFloat32AVX2(conditionBuf, onTrueBuf, onFalseBuf, outputBuf *gobackend.Buffer) {
+	if conditionBuf.RawShape.Size() == 0 {
+		return // nothing to select (the release's loop would read a first element)
+	}
 	if conditionBuf.RawShape.IsScalar() {
 		execWhereGeneric[float32](conditionBuf, onTrueBuf, onFalseBuf, outputBuf)
 		return

@@ -97,3 +97,35 @@ func testWhereFloat32(t *testing.T, kernel func(c, t, f, out *gobackend.Buffer))
 		}
 	}
 }
+
+// TestWhereFloat32Empty: operands of no elements give an empty output, as
+// the generic executor does, instead of reading a first element.
+func TestWhereFloat32Empty(t *testing.T) {
+	b, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := b.(*gobackend.Backend)
+	defer backend.Finalize()
+	buffer := func(flat any, dtype dtypes.DType) *gobackend.Buffer {
+		buf, err := backend.BufferFromFlatData(0, flat, shapes.Make(dtype, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.(*gobackend.Buffer)
+	}
+	kernels := map[string]func(c, t, f, out *gobackend.Buffer){}
+	if archsimd.X86.AVX512() {
+		kernels["AVX-512"] = execWhereFloat32AVX512
+	}
+	if archsimd.X86.AVX2() {
+		kernels["AVX2"] = execWhereFloat32AVX2
+	}
+	for name, where := range kernels {
+		out := buffer([]float32{}, dtypes.Float32)
+		where(buffer([]bool{}, dtypes.Bool), buffer([]float32{}, dtypes.Float32), buffer([]float32{}, dtypes.Float32), out)
+		if n := len(out.Flat.([]float32)); n != 0 {
+			t.Errorf("%s: %d elements, want 0", name, n)
+		}
+	}
+}

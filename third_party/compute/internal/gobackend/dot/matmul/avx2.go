@@ -52,7 +52,9 @@ func init() {
 	}
 
 	allowed := envutil.MustReadBool(envutil.SIMD_AVX2_Env, true)
-	if allowed && archsimd.X86.AVX2() {
+	// The AVX2 kernels multiply-add (VFMADD): a CPU with AVX2 but no FMA
+	// keeps the plain ones. (Patched in by the attention-in-go course.)
+	if allowed && archsimd.X86.AVX2() && archsimd.X86.FMA() {
 		registerAVX2(false)
 	}
 }
