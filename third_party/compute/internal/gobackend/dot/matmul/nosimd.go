@@ -174,9 +174,11 @@ type workItem struct {
 	rhsColStart, rhsColEnd int
 }
 
-// workItemsCap is the capacity of the channel feedWorkItems fills: enough
-// for all its items (at most maxWorkers whole batch examples, then up to
-// maxWorkers+1 slices of each remaining example), at most 2,000. (Patched in
+// workItemsCap is the capacity of the channel feedWorkItems fills, at most
+// 2,000: room for maxWorkers whole batch examples and maxWorkers+1 slices
+// of each remaining one, which holds every item of the splits below for
+// the products the course runs; feedWorkItems runs in a goroutine of its
+// own, so a fuller split only makes it wait for the workers. (Patched in
 // by the attention-in-go course: a fixed 2,000-item channel, 96 KB allocated
 // and cleared for every product, cost a 256 × 256 product a tenth of its time.)
 func workItemsCap(batchSize, maxWorkers int) int {
