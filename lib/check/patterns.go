@@ -24,6 +24,7 @@ type (
 	HeatmapIn  = withlib.HeatmapIn
 	HeatmapOut = withlib.HeatmapOut
 	WindowIn   = exercise.WindowIn
+	ChunkedIn  = exercise.ChunkedIn
 	ChunkedOut = exercise.ChunkedOut
 	RelativeIn = exercise.RelativeIn
 )
@@ -364,11 +365,21 @@ func LocalAttention(f func(q, k, v [][]float64, window int) (out, weights [][]fl
 	return localSpec.Check(f)
 }
 
+// chunkedIn is a chunked-attention input with full attention's rows,
+// which the child's attend looks up.
+func chunkedIn(w WindowIn) ChunkedIn {
+	out, _ := reference.MaskedAttention(w.Q, w.K, w.V, nil)
+	return ChunkedIn{Q: w.Q, K: w.K, V: w.V, N: w.N, Attended: out}
+}
+
 type chunkedFunc = func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64
 
 func compareChunked(got, want ChunkedOut) *Diff {
 	if d := Matrix(tol)(got.Out, want.Out); d != nil {
 		return d
+	}
+	if got.Foreign > 0 {
+		return &Diff{Msg: fmt.Sprintf("attend was asked for %d rows with queries, keys or values other than the input's (it answers them with NaN)", got.Foreign)}
 	}
 	if got.MaxRows > want.MaxRows {
 		return &Diff{Msg: fmt.Sprintf("the output is right, but attend was called with %d queries at once: the chunks must have at most %d", got.MaxRows, want.MaxRows)}
@@ -379,58 +390,46 @@ func compareChunked(got, want ChunkedOut) *Diff {
 	return nil
 }
 
-var chunkedSpec = Register(&Exercise[chunkedFunc, WindowIn, ChunkedOut]{
+var chunkedSpec = Register(&Exercise[chunkedFunc, ChunkedIn, ChunkedOut]{
 	ID: "chunked-attention", Title: "chunked attention", Points: 2,
 	Signature: "func ChunkedAttention(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64",
 	Task:      exercise.ChunkedAttention,
-	Reference: func(in WindowIn) ChunkedOut {
+	Reference: func(in ChunkedIn) ChunkedOut {
 		out, _ := reference.MaskedAttention(in.Q, in.K, in.V, nil) // full attention: the answer does not depend on chunk
 		return ChunkedOut{Out: out, MaxRows: min(in.N, len(in.Q)), Calls: (len(in.Q) + in.N - 1) / in.N}
 	},
-	Cases: func() []Case[WindowIn] {
-		return []Case[WindowIn]{
-			{"8 queries in chunks of 4", windowIn(31, 8, 8, 4, 3, 4)},
-			{"7 queries in chunks of 3 (the last chunk has 1)", windowIn(32, 7, 7, 4, 4, 3)},
-			{"chunks of 1", windowIn(33, 5, 5, 2, 3, 1)},
-			{"chunk larger than the sequence", windowIn(34, 4, 4, 3, 3, 10)},
-			{"non-square cross-attention: 6 queries, 9 keys, chunks of 4", windowIn(35, 6, 9, 4, 2, 4)},
-			{"one query", windowIn(36, 1, 5, 4, 4, 2)},
+	Cases: func() []Case[ChunkedIn] {
+		return []Case[ChunkedIn]{
+			{"8 queries in chunks of 4", chunkedIn(windowIn(31, 8, 8, 4, 3, 4))},
+			{"7 queries in chunks of 3 (the last chunk has 1)", chunkedIn(windowIn(32, 7, 7, 4, 4, 3))},
+			{"chunks of 1", chunkedIn(windowIn(33, 5, 5, 2, 3, 1))},
+			{"chunk larger than the sequence", chunkedIn(windowIn(34, 4, 4, 3, 3, 10))},
+			{"non-square cross-attention: 6 queries, 9 keys, chunks of 4", chunkedIn(windowIn(35, 6, 9, 4, 2, 4))},
+			{"one query", chunkedIn(windowIn(36, 1, 5, 4, 4, 2))},
 		}
 	},
-	Hidden: func(r *random.Source) []Case[WindowIn] {
+	Hidden: func(r *random.Source) []Case[ChunkedIn] {
 		chunk := intIn(r, 2, 8)
 		nq := chunk*intIn(r, 2, 5) + intIn(r, 1, chunk-1) // the last chunk is shorter
 		even := intIn(r, 2, 4)
 		nk := intIn(r, 2, 12)
-		return []Case[WindowIn]{
-			{fmt.Sprintf("%d queries, %d keys, chunks of %d", nq, nk, chunk), windowInFrom(r, nq, nk, intIn(r, 1, 8), intIn(r, 1, 6), chunk)},
-			{"chunks that divide the queries", windowInFrom(r, even*3, intIn(r, 2, 9), 4, 3, 3)},
-			{"chunks of 1", windowInFrom(r, intIn(r, 2, 6), intIn(r, 2, 6), 3, 2, 1)},
-			{"a chunk larger than the sequence", windowInFrom(r, intIn(r, 1, 5), intIn(r, 2, 6), 3, 3, 8+intIn(r, 0, 4))},
+		return []Case[ChunkedIn]{
+			{fmt.Sprintf("%d queries, %d keys, chunks of %d", nq, nk, chunk), chunkedIn(windowInFrom(r, nq, nk, intIn(r, 1, 8), intIn(r, 1, 6), chunk))},
+			{"chunks that divide the queries", chunkedIn(windowInFrom(r, even*3, intIn(r, 2, 9), 4, 3, 3))},
+			{"chunks of 1", chunkedIn(windowInFrom(r, intIn(r, 2, 6), intIn(r, 2, 6), 3, 2, 1))},
+			{"a chunk larger than the sequence", chunkedIn(windowInFrom(r, intIn(r, 1, 5), intIn(r, 2, 6), 3, 3, 8+intIn(r, 0, 4)))},
 		}
 	},
 	Compare: compareChunked,
-	Hints: []Hint[WindowIn, ChunkedOut]{
+	Hints: []Hint[ChunkedIn, ChunkedOut]{
 		{Name: "last-chunk-dropped", Message: "when chunk does not divide the number of queries, the last chunk is shorter: do not drop it (loop while start < len(q), end = min(start+chunk, len(q)))",
-			Detect: func(in WindowIn, got ChunkedOut) bool {
+			Detect: func(in ChunkedIn, got ChunkedOut) bool {
 				return len(got.Out) == len(in.Q)/in.N*in.N && len(got.Out) < len(in.Q)
 			}},
-		{Name: "keys-chunked", Message: "chunk the queries only: every chunk of queries attends to all the keys and values",
-			Wrong: func(in WindowIn) ChunkedOut {
-				var out [][]float64
-				for s := 0; s < len(in.Q); s += in.N {
-					e := min(s+in.N, len(in.Q))
-					ke := min(e, len(in.K))
-					if s >= ke {
-						return ChunkedOut{Out: out}
-					}
-					o, _ := reference.MaskedAttention(in.Q[s:e], in.K[s:ke], in.V[s:ke], nil)
-					out = append(out, o...)
-				}
-				return ChunkedOut{Out: out, MaxRows: min(in.N, len(in.Q)), Calls: (len(in.Q) + in.N - 1) / in.N}
-			}},
+		{Name: "keys-chunked", Message: "chunk the queries only: every chunk of queries attends to all the keys and values (pass attend q[start:end] with the whole k and v)",
+			Detect: func(in ChunkedIn, got ChunkedOut) bool { return got.Foreign > 0 }},
 		{Name: "not-chunked", Message: "compute the output chunk by chunk: call attend(q[start:end], k, v) for each chunk of at most chunk queries, and stack the results",
-			Detect: func(in WindowIn, got ChunkedOut) bool { return got.MaxRows > min(in.N, len(in.Q)) }},
+			Detect: func(in ChunkedIn, got ChunkedOut) bool { return got.MaxRows > min(in.N, len(in.Q)) }},
 	},
 	Deny: []string{"lib/attention"},
 })

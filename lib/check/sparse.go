@@ -29,7 +29,7 @@ func sparseIn(seed uint32, n, dk, dv, window, dilation int, global ...int) Spars
 
 func sparseInFrom(r *random.Source, n, dk, dv, window, dilation int, global []int) SparseIn {
 	w := windowInFrom(r, n, n, dk, dv, 0)
-	return SparseIn{Q: w.Q, K: w.K, V: w.V, Window: window, Dilation: dilation, Global: global}
+	return SparseIn{Q: w.Q, K: w.K, V: w.V, Window: window, Dilation: dilation, Global: global, Scores: reference.ScaledScores(w.Q, w.K)}
 }
 
 // sparseVariant is sparse attention with the pattern visible(in, i, j),

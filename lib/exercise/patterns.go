@@ -1,6 +1,9 @@
 package exercise
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The tasks of lesson 03's plain-Go exercises: attention pattern
 // analysis, local (windowed) attention, chunked attention and relative
@@ -45,57 +48,63 @@ var LocalAttention = &Task[func(q, k, v [][]float64, window int) (out, weights [
 	},
 }
 
+// ChunkedIn is an input of chunked attention: queries, keys, values, the
+// chunk size N, and Attended, full attention's output row for each query
+// (computed by the grader: the child program only looks rows up).
+type ChunkedIn struct {
+	Q, K, V  [][]float64
+	N        int
+	Attended [][]float64
+}
+
 // ChunkedOut is the learner's result and how it called attend: the most
-// query rows in one call and the number of calls.
+// query rows in one call, the number of calls, and the rows asked for
+// with keys, values or queries other than the input's (attend answers
+// them with NaN).
 type ChunkedOut struct {
-	Out            [][]float64
-	MaxRows, Calls int
+	Out                     [][]float64
+	MaxRows, Calls, Foreign int
 }
 
 // ChunkedAttention: func ChunkedAttention(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64.
-// The learner's function gets an attend that computes full attention and
-// records how it was called.
-var ChunkedAttention = &Task[func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64, WindowIn, ChunkedOut]{
+// The learner's function gets an attend that returns full attention's
+// rows for the input's queries over all its keys and values, and records
+// how it was called.
+var ChunkedAttention = &Task[func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64, ChunkedIn, ChunkedOut]{
 	ID: "chunked-attention",
-	Call: func(f func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64, in WindowIn) ChunkedOut {
+	Call: func(f func(q, k, v [][]float64, chunk int, attend func(q, k, v [][]float64) [][]float64) [][]float64, in ChunkedIn) ChunkedOut {
 		var res ChunkedOut
 		attend := func(q, k, v [][]float64) [][]float64 {
 			res.Calls++
 			res.MaxRows = max(res.MaxRows, len(q))
-			return fullAttention(q, k, v)
+			same := equalRows(k, in.K) && equalRows(v, in.V)
+			out := make([][]float64, len(q))
+			for i, row := range q {
+				j := slices.IndexFunc(in.Q, func(r []float64) bool { return slices.Equal(r, row) })
+				if !same || j < 0 {
+					res.Foreign++
+					out[i] = nanRow(len(in.V[0]))
+					continue
+				}
+				out[i] = slices.Clone(in.Attended[j])
+			}
+			return out
 		}
 		res.Out = f(in.Q, in.K, in.V, in.N, attend)
 		return res
 	},
 }
 
-// fullAttention is softmax(q·kᵀ/√d_k)·v, the attend handed to the
-// learner's chunked attention (the exercise is the chunking, not this).
-func fullAttention(q, k, v [][]float64) [][]float64 {
-	out := make([][]float64, len(q))
-	for i := range q {
-		scores := make([]float64, len(k))
-		best := math.Inf(-1)
-		for j := range k {
-			for c := range k[j] {
-				scores[j] += q[i][c] * k[j][c]
-			}
-			scores[j] /= math.Sqrt(float64(len(k[j])))
-			best = max(best, scores[j])
-		}
-		sum := 0.0
-		for j := range scores {
-			scores[j] = math.Exp(scores[j] - best)
-			sum += scores[j]
-		}
-		out[i] = make([]float64, len(v[0]))
-		for j := range v {
-			for c := range v[j] {
-				out[i][c] += scores[j] / sum * v[j][c]
-			}
-		}
+func equalRows(a, b [][]float64) bool {
+	return slices.EqualFunc(a, b, func(x, y []float64) bool { return slices.Equal(x, y) })
+}
+
+func nanRow(n int) []float64 {
+	r := make([]float64, n)
+	for i := range r {
+		r[i] = math.NaN()
 	}
-	return out
+	return r
 }
 
 // RelativeIn is an input of relative position attention.
@@ -115,11 +124,14 @@ var RelativeAttention = &Task[func(q, k, v, rel [][]float64, maxDist int) (out, 
 
 // SparseIn is an input of Longformer-style sparse attention: queries,
 // keys and values, the window (keys on each side), the dilation (the step
-// between them) and the global tokens.
+// between them) and the global tokens. Scores holds q_i·k_j/√d_k for every
+// pair, computed by the grader: the child program's score only looks
+// them up.
 type SparseIn struct {
 	Q, K, V          [][]float64
 	Window, Dilation int
 	Global           []int
+	Scores           [][]float64
 }
 
 // SparseOut is the learner's result and how many scores it asked for.
@@ -129,19 +141,15 @@ type SparseOut struct {
 }
 
 // SparseAttention: func SparseAttention(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64).
-// The learner's function gets a score(i, j) = q_i·k_j/√d_k that counts
-// its calls: sparse attention computes the visible scores only.
+// The learner's function gets a score(i, j) = q_i·k_j/√d_k (looked up in
+// SparseIn.Scores) that counts its calls: sparse attention computes the visible scores only.
 var SparseAttention = &Task[func(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64), SparseIn, SparseOut]{
 	ID: "sparse-attention",
 	Call: func(f func(q, k, v [][]float64, window, dilation int, global []int, score func(i, j int) float64) (out, weights [][]float64), in SparseIn) SparseOut {
 		var res SparseOut
 		score := func(i, j int) float64 {
 			res.Scores++
-			s := 0.0
-			for c := range in.Q[i] {
-				s += in.Q[i][c] * in.K[j][c]
-			}
-			return s / math.Sqrt(float64(len(in.K[j])))
+			return in.Scores[i][j]
 		}
 		res.Out, res.Weights = f(in.Q, in.K, in.V, in.Window, in.Dilation, append([]int(nil), in.Global...), score)
 		return res

@@ -71,6 +71,19 @@ func MaskedAttention(q, k, v [][]float64, visible func(i, j int) bool) (out, wei
 	return attend(q, k, v, visible, nil)
 }
 
+// ScaledScores is q_i·k_j/√d_k for every pair: the scores sparse
+// attention's score(i, j) hands out.
+func ScaledScores(q, k [][]float64) [][]float64 {
+	s := make([][]float64, len(q))
+	for i := range q {
+		s[i] = make([]float64, len(k))
+		for j := range k {
+			s[i][j] = dot(q[i], k[j]) / math.Sqrt(float64(len(k[j])))
+		}
+	}
+	return s
+}
+
 // attend computes softmax over the visible keys of score(i, j) (nil: the
 // scaled dot product), then weights·V.
 func attend(q, k, v [][]float64, visible func(i, j int) bool, score func(i, j int) float64) (out, weights [][]float64) {
