@@ -258,32 +258,55 @@ func symbols(path string) (map[string]bool, error) {
 // deniedUse returns the first symbol of syms that deny forbids (entries
 // relative to module: "lib/attention" for any function of the package,
 // "lib/posenc.NewTable" for one function, or the methods of one type), as
-// "lib/posenc.NewTable", or "". The packages lib/check and
-// lib/check/internal/reference are forbidden whole, package initialisation
-// included: a child program never links them unless the learner's code
-// does. (The library's other internal packages, such as lib/internal/eager,
-// are its plumbing.)
+// the entry that forbids it ("lib/posenc.NewTable"), or "". The packages
+// lib/check and lib/check/internal/reference are forbidden whole, package
+// initialisation included: a child program never links them unless the
+// learner's code does. (The library's other internal packages, such as
+// lib/internal/eager, are its plumbing.)
 func deniedUse(syms map[string]bool, module string, deny []string) string {
+	return deniedUseNaming(syms, module, deny, nil)
+}
+
+// deniedUseNaming is deniedUse preferring a symbol the learner's code
+// names itself (direct holds "lib/check.Lookup", module-relative): a call
+// into lib/check links lib/attention too, and the feedback names the call.
+func deniedUseNaming(syms map[string]bool, module string, deny []string, direct map[string]bool) string {
 	var names []string
 	for s := range syms {
 		names = append(names, s)
 	}
 	sort.Strings(names)
+	first := ""
 	for _, s := range names {
 		rel, ok := strings.CutPrefix(s, module+"/")
 		if !ok {
 			continue
 		}
+		hit := ""
 		if strings.HasPrefix(rel, "lib/check.") || strings.HasPrefix(rel, "lib/check/internal/reference.") {
-			return pkgOf(rel)
-		}
-		for _, d := range deny {
-			if matchDeny(rel, d) {
-				return d
+			hit = pkgOf(rel)
+		} else {
+			for _, d := range deny {
+				if matchDeny(rel, d) {
+					hit = d
+					break
+				}
 			}
 		}
+		if hit == "" {
+			continue
+		}
+		if first == "" {
+			first = hit
+		}
+		pkg := pkgOf(rel)
+		member, _, _ := strings.Cut(strings.TrimPrefix(rel, pkg+"."), ".")
+		member, _, _ = strings.Cut(member, "[")
+		if direct[pkg+"."+member] {
+			return hit
+		}
 	}
-	return ""
+	return first
 }
 
 // pkgOf is the package part of a module-relative symbol name.

@@ -189,6 +189,14 @@ func flagged(use string) Status {
 	return Status("flagged: uses " + use + ", the course's reference")
 }
 
+// flaggedFor is the status of an exercise whose code uses what no
+// submission may (forbidden's reason, whose first clause names it).
+func flaggedFor(why string) Status {
+	_, what, _ := strings.Cut(why, ": ")
+	what, _, _ = strings.Cut(what, " is not allowed")
+	return Status("flagged: uses " + what)
+}
+
 // Graded is one submission's outcome, cached as JSON.
 type Graded struct {
 	Learner string   `json:"learner"`

@@ -3,6 +3,7 @@ package grade
 import (
 	"context"
 	"encoding/json"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,12 @@ func replaceExercise(id, body string) func([]any) []any {
 
 const solutions = "solutions/01-scaled-dot-product-attention.ipynb"
 
+// testFset holds the cells the tests parse (a notebook's cells share one).
+var testFset = token.NewFileSet()
+
 func mustParse(t *testing.T, number int, src string) *parsedCell {
 	t.Helper()
-	p, err := parseCell(number, src)
+	p, err := parseCell(testFset, number, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +106,83 @@ func TestProgram(t *testing.T) {
 	if got := string(program(src.closure("G"), cells)); !strings.Contains(got, "func (T) M()") || !strings.Contains(got, "func helper") {
 		t.Errorf("closure of G lacks T's method or helper:\n%s", got)
 	}
-	if _, err := parseCell(7, "func broken( {"); err == nil || !strings.Contains(err.Error(), "code cell 7 (\"func broken( {\") does not parse: line 2") {
+	if _, err := parseCell(testFset, 7, "func broken( {"); err == nil || !strings.Contains(err.Error(), "code cell 7 (\"func broken( {\") does not parse: line 2") {
 		t.Errorf("parse error: %v", err)
+	}
+}
+
+// TestProgramScopes: what the program holds is decided by what each
+// identifier means in its scope (go/types), as GoNB's program would run
+// it: a scratch variable named like a parameter is not linked; the
+// initializers and init_… functions that may change what the exercise
+// reads are kept, in GoNB's order, and those that do not are left out.
+func TestProgramScopes(t *testing.T) {
+	fset := token.NewFileSet()
+	parse := func(n int, src string) *parsedCell {
+		t.Helper()
+		p, err := parseCell(fset, n, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cells := []*parsedCell{
+		parse(2, "import (\n\t\"math\"\n\t\"github.com/attention-in-go/course/lib/attention\"\n\t_ \"github.com/attention-in-go/course/lib/viz\"\n)\n\nvar wq, wk, wv = attention.RandomProjections(4, 2, 1)\n\nvar shown = attention.Explain(table, nil, nil, nil) // reads table, changes nothing"),
+		parse(3, "var table = map[string]float64{}\n\nvar scale float64\n\nvar one float64\n\nfunc setOne() bool { one = 1; return true }\n\nvar oneSet = setOne()"),
+		parse(4, "func init_table() { table[\"x\"] = math.Pi }\n\nfunc init_scale() { scale = 2 }\n\nfunc init_plot() { attention.Explain(nil, nil, nil, nil) }\n\nfunc fill(m map[string]float64) { m[\"y\"] = 1 }\n\nvar filled = func() int { fill(table); return 0 }()"),
+		parse(5, "type Gen[T any] struct{ v T }\n\nfunc (g Gen[T]) Get() T { return g.v }\n\nfunc F(wq, x [][]float64) float64 {\n\twk := 2.0\n\tg := Gen[float64]{v: table[\"x\"] * scale * one * wk}\n\treturn g.Get() + float64(len(wq)+len(x))\n}"),
+	}
+	src := newSource(cells)
+	got := string(program(src.closure("F"), cells))
+	for _, want := range []string{"func F(", "func init_table()", "func init_scale()", "var table =", "var scale float64", "var one float64",
+		"var oneSet = setOne()", "func setOne()", "var filled =", "func fill(", "func (g Gen[T]) Get()",
+		"//line grader-init.go:1\nfunc init() {\n\tinit_scale()\n\tinit_table()\n}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("program lacks %q:\n%s", want, got)
+		}
+	}
+	for _, not := range []string{"RandomProjections", "var shown", "init_plot", "lib/viz"} {
+		if strings.Contains(got, not) {
+			t.Errorf("program has %q:\n%s", not, got)
+		}
+	}
+	if i, j := strings.Index(got, "var filled"), strings.Index(got, "var oneSet"); i > j {
+		t.Errorf("the variables are not in GoNB's order (by name):\n%s", got)
+	}
+}
+
+// TestForbidden: a directive that reaches functions by name, or the
+// unsafe and C packages, in a cell the program uses refuses the
+// exercise, naming the cell and line; in a cell it does not use, nothing.
+func TestForbidden(t *testing.T) {
+	for _, tc := range []struct {
+		name, cell, want string
+	}{
+		{"linkname in a body", "func F() int {\n\t//go:linkname sw github.com/attention-in-go/course/lib/attention.softmaxWeights\n\treturn 1\n}", "code cell 3 (\"func F() int {\"), line 2: go:linkname is not allowed"},
+		{"linkname before a func", "//go:linkname sw x.y\nfunc sw() int\n\nfunc F() int { return sw() }", "line 1: go:linkname is not allowed"},
+		{"blank unsafe", "import _ \"unsafe\"\n\nfunc F() int { return 1 }", "line 1: import \"unsafe\" is not allowed"},
+		{"unsafe", "import \"unsafe\"\n\nfunc F() int { return int(unsafe.Sizeof(1)) }", "import \"unsafe\" is not allowed"},
+		{"cgo", "// #cgo LDFLAGS: -lm\nimport \"C\"\n\nfunc F() int { return 1 }", "cgo"},
+		{"embed", "import _ \"embed\"\n\n//go:embed /etc/passwd\nvar s string\n\nfunc F() int { return len(s) }", "go:embed is not allowed"},
+		{"elsewhere", "func F() int { return 1 }", ""},
+		{"a comment that mentions it", "// No //go:linkname here.\nfunc F() int { return 1 }", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fset := token.NewFileSet()
+			scratch, err := parseCell(fset, 2, "import _ \"unsafe\"\n\n//go:linkname x y.z\nfunc x()")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := parseCell(fset, 3, tc.cell)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := newSource([]*parsedCell{scratch, c})
+			got := forbidden(src.closure("F"))
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("forbidden = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -147,6 +226,14 @@ func TestDeniedUse(t *testing.T) {
 		if got := deniedUse(syms, module, tc.deny); got != tc.want {
 			t.Errorf("deniedUse(%v, %v) = %q, want %q", tc.syms, tc.deny, got, tc.want)
 		}
+	} // The feedback names the call the learner wrote: a call into lib/check
+	// links lib/attention too, which sorts first.
+	both := map[string]bool{module + "/lib/attention.softmaxWeights": true, module + "/lib/check.Lookup": true, module + "/lib/check.init": true}
+	if got := deniedUseNaming(both, module, []string{"lib/attention"}, map[string]bool{"lib/check.Lookup": true}); got != "lib/check" {
+		t.Errorf("deniedUseNaming with a direct call of lib/check.Lookup = %q, want lib/check", got)
+	}
+	if got := deniedUseNaming(both, module, []string{"lib/attention"}, map[string]bool{"lib/attention.Explain": true}); got != "lib/attention" {
+		t.Errorf("deniedUseNaming = %q, want lib/attention", got)
 	}
 }
 

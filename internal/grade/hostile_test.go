@@ -57,6 +57,10 @@ func then(changes ...func([]any) []any) func([]any) []any {
 	}
 }
 
+// oneMask is a causal mask that reads its 1 from a package-level
+// variable, set before the exercise runs.
+const oneMask = "func CausalMask(n int) [][]float64 {\n\tm := make([][]float64, n)\n\tfor i := range m {\n\t\tm[i] = make([]float64, n)\n\t\tfor j := i + 1; j < n; j++ {\n\t\t\tm[i][j] = one\n\t\t}\n\t}\n\treturn m\n}"
+
 const todo = `panic("TODO: exercise causal-mask — write your code here")`
 
 // causal is a body for CausalMask that first runs attempt, then panics
@@ -128,6 +132,14 @@ func TestHostileSubmissions(t *testing.T) {
 			"func typeError() int { return \"a string\" } // a cell that does not compile",
 			"import \""+lib+"/attention\"\n\nfunc explore() { attention.Explain(nil, nil, nil, nil) } // the library, outside any exercise",
 			"var wq, attention2 = 3, \"a scratch variable named like the library\""), want: full},
+		// GoNB's program, scope by scope: a scratch variable named like
+		// the parameters links nothing; init_… functions and initializers
+		// that set what the exercise reads run, as GoNB runs them; a blank
+		// import in a cell no exercise uses affects none.
+		{name: "scratch-projections", change: withCells("import \"" + lib + "/attention\"\n\nvar wq, wk, wv = attention.RandomProjections(4, 4, 0.5, 1)"), want: full},
+		{name: "init-function", change: then(withCells("var one float64\n\nfunc init_one() { one = 1 }"), replaceExercise("causal-mask", oneMask)), want: full},
+		{name: "initializer-sets-another", change: then(withCells("var one float64\n\nfunc setOne() bool { one = 1; return true }\n\nvar oneSet = setOne()"), replaceExercise("causal-mask", oneMask)), want: full},
+		{name: "blank-import-elsewhere", change: withCells("import _ \"" + lib + "/check\""), want: full},
 		{name: "mutates-inputs", change: replaceExercise("softmax", "func Softmax(logits []float64, temperature float64) []float64 {\n\tbest := math.Inf(-1)\n\tfor _, x := range logits {\n\t\tbest = math.Max(best, x)\n\t}\n\tsum := 0.0\n\tfor i, x := range logits {\n\t\tlogits[i] = math.Exp((x - best) / temperature)\n\t\tsum += logits[i]\n\t}\n\tfor i := range logits {\n\t\tlogits[i] /= sum\n\t}\n\treturn logits\n}"), want: full},
 		{name: "nometa", change: func(cells []any) []any {
 			for _, c := range cells {
@@ -165,9 +177,11 @@ func TestHostileSubmissions(t *testing.T) {
 		{name: "var-initializer", change: then(withCells("import \""+lib+"/attention\"\n\nvar lookAhead = attention.LookAhead"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn lookAhead(n)\n}")), want: zero("causal-mask", "flagged: uses lib/attention")},
 		{name: "method-interface", change: then(withCells("import \""+lib+"/attention\"\n\ntype maker interface{ Make(int) [][]float64 }\n\ntype impl struct{}\n\nfunc (impl) Make(n int) [][]float64 { return attention.LookAhead(n) }\n\nvar m maker = impl{}"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn m.Make(n)\n}")), want: zero("causal-mask", "flagged: uses lib/attention")},
 		{name: "reflection", change: then(withCells("import (\n\t\"reflect\"\n\t\""+lib+"/attention\"\n)\n\nvar fns = map[string]any{\"x\": attention.LookAhead}"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn reflect.ValueOf(fns[\"x\"]).Call([]reflect.Value{reflect.ValueOf(n)})[0].Interface().([][]float64)\n}")), want: zero("causal-mask", "flagged: uses lib/attention")},
-		{name: "linkname", change: then(withCells("import (\n\t_ \"unsafe\"\n\t_ \""+lib+"/attention\"\n)\n\n//go:linkname lookAhead "+lib+"/attention.LookAhead\nfunc lookAhead(n int) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn lookAhead(n)\n}")), want: zero("causal-mask", "")},
+		{name: "linkname", change: then(withCells("import (\n\t_ \"unsafe\"\n\t_ \""+lib+"/attention\"\n)\n\n//go:linkname lookAhead "+lib+"/attention.LookAhead\nfunc lookAhead(n int) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn lookAhead(n)\n}")), want: zero("causal-mask", "flagged: uses go:linkname")},
+		{name: "linkname-in-body", change: replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\t//go:linkname lookAhead "+lib+"/attention.LookAhead\n\treturn make([][]float64, n)\n}"), want: zero("causal-mask", "flagged: uses go:linkname")},
+		{name: "unsafe-helper", change: then(withCells("import \"unsafe\"\n\nfunc size() int { return int(unsafe.Sizeof(0)) }"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\t_ = size()\n\treturn nil\n}")), want: zero("causal-mask", "flagged: uses import \"unsafe\"")},
 		{name: "reference-through-check", change: then(withCells("import (\n\t\"reflect\"\n\t\""+lib+"/check\"\n)"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\tspec, _ := check.Lookup(\"causal-mask\")\n\tref := reflect.ValueOf(spec).Elem().FieldByName(\"Reference\")\n\treturn ref.Call([]reflect.Value{reflect.ValueOf(n)})[0].Interface().([][]float64)\n}")), want: zero("causal-mask", "flagged: uses ")},
-		{name: "reference-linkname", change: then(withCells("import _ \"unsafe\"\n\n//go:linkname refMask "+module+"/lib/check/internal/reference.CausalMask\nfunc refMask(n int, diag, lower bool) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn refMask(n, false, false)\n}")), want: zero("causal-mask", "compile error")},
+		{name: "reference-linkname", change: then(withCells("import _ \"unsafe\"\n\n//go:linkname refMask "+module+"/lib/check/internal/reference.CausalMask\nfunc refMask(n int, diag, lower bool) [][]float64"), replaceExercise("causal-mask", "func CausalMask(n int) [][]float64 {\n\treturn refMask(n, false, false)\n}")), want: zero("causal-mask", "flagged: uses go:linkname")},
 		{name: "reads-course-source", change: causal("", "\tb, err := os.ReadFile("+strconv.Quote(filepath.Join(root, "lib/check/internal/reference/attention.go"))+")\n\tif err == nil {\n\t\tpanic(string(b[:10]))\n\t}"), want: zero("causal-mask", "")},
 
 		// Malicious: walls.
@@ -492,10 +506,10 @@ func TestHostileLibraryCalls(t *testing.T) {
 		{"honest", "total", "16", ""},
 		{"alias-graph", "pe-graph", "0", "flagged: uses lib/posenc.SinusoidalGraph"},
 		{"alias-graph", "pe-table", "3", "ok"},
-		{"unsafe-table", "pe-table", "0", "flagged: uses lib/posenc."},
+		{"unsafe-table", "pe-table", "0", "flagged: uses import \"unsafe\""},
 		// The solution's GrowTable calls the learner's PositionalEncoding:
 		// it uses the table too.
-		{"unsafe-table", "pe-grow", "0", "flagged: uses lib/posenc.Table"},
+		{"unsafe-table", "pe-grow", "0", "flagged: uses import \"unsafe\""},
 		{"unsafe-table", "pe-graph", "2", "ok"},
 		{"method-value", "pe-grow", "0", "flagged: uses lib/posenc."},
 	} {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -53,6 +54,7 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	// not the learner's; every other cell may declare what the exercises
 	// use.
 	var parsed []*parsedCell
+	fset := token.NewFileSet()
 	byNumber := map[int]*parsedCell{}
 	parseErr := map[string]string{} // exercise id → its cell's parse error
 	var otherErrs []string
@@ -64,7 +66,7 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		if c.exercise != "" {
 			exerciseCell[c.exercise] = true
 		}
-		p, err := parseCell(c.number, c.source)
+		p, err := parseCell(fset, c.number, c.source)
 		if err != nil {
 			if c.exercise != "" {
 				parseErr[c.exercise] = err.Error()
@@ -80,10 +82,18 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 
 	scores := make([]Score, len(a.Exercises))
 	var ready []Exercise
+	closures := map[string][]*decl{} // exercise → the declarations its program holds
 	for i, e := range a.Exercises {
 		scores[i] = Score{Exercise: e.ID, Max: e.Points}
+		if source.function(e.Func) != nil {
+			closures[e.ID] = source.closure(e.Func)
+		}
 		switch {
-		case source.function(e.Func) != nil:
+		case closures[e.ID] != nil && forbidden(closures[e.ID]) != "":
+			why := forbidden(closures[e.ID])
+			scores[i].Status = flaggedFor(why)
+			scores[i].Details = "your code cannot be graded: " + why
+		case closures[e.ID] != nil:
 			ready = append(ready, e)
 		case parseErr[e.ID] != "":
 			scores[i].Status, scores[i].Details = StatusCompileError, "the exercise cell "+strings.TrimPrefix(parseErr[e.ID], "code cell ")
@@ -117,7 +127,11 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		for _, e := range exs {
 			funcs = append(funcs, e.Func)
 		}
-		prog, msg, err := tc.buildCached(bctx, filepath.Join(dir, name), child{learner: program(source.closure(funcs...), parsed), exercises: exs}, byNumber)
+		decls := closures[exs[0].ID]
+		if len(exs) > 1 {
+			decls = source.closure(funcs...)
+		}
+		prog, msg, err := tc.buildCached(bctx, filepath.Join(dir, name), child{learner: program(decls, parsed), exercises: exs}, byNumber)
 		if err != nil {
 			return "", "the grader could not build the program: " + err.Error()
 		}
@@ -152,7 +166,7 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
 			continue
 		}
-		if use := deniedUse(syms, o.Module, e.Deny); use != "" {
+		if use := deniedUseNaming(syms, o.Module, e.Deny, source.named(closures[e.ID], o.Module)); use != "" {
 			scores[i].Status = flagged(use)
 			scores[i].Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", e.ID, use)
 			continue
