@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -248,7 +249,25 @@ func (c Command) argv(info bool) (args []string, extra []*os.File, err error) {
 		extra = append(extra, f)
 		args = append(args, "--seccomp", strconv.Itoa(3+len(c.ExtraFiles))) // after c.ExtraFiles
 	}
-	args = append(args, "--")
+	// bwrap's own process stays the sandbox's init, visible in its /proc:
+	// its options, which name the host's paths, come from a file (--args),
+	// so that its command line shows only the command's, in the sandbox's
+	// terms.
+	start := slices.Index(args, bwrapPath) + 1
+	var list bytes.Buffer
+	for _, a := range args[start:] {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, nil, fmt.Errorf("sandbox: an argument holds a NUL byte: %q", a)
+		}
+		list.WriteString(a)
+		list.WriteByte(0)
+	}
+	f, err := programFile(list.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	extra = append(extra, f)
+	args = append(args[:start:start], "--args", strconv.Itoa(2+len(c.ExtraFiles)+len(extra)), "--")
 	return append(args, c.Args...), extra, nil
 }
 
@@ -265,8 +284,9 @@ func (c Command) hostPaths() *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-// programFile returns a file to read the seccomp program from: an
-// unlinked temporary file, as bwrap reads it to its end.
+// programFile returns a file to read the seccomp program (or the
+// arguments) from: an unlinked temporary file, as bwrap reads it to its
+// end.
 func programFile(prog []byte) (*os.File, error) {
 	f, err := os.CreateTemp("", "course-seccomp-")
 	if err != nil {

@@ -110,6 +110,12 @@ func TestWalls(t *testing.T) {
 			}
 		})
 	}
+	// No process the learner's code can see shows a path of the host (the
+	// sandbox's init is bubblewrap, whose command line names every bind).
+	if out, _ := sandboxed(t, bin, Command{NoFork: true, Binds: []Bind{{Host: host, Sandbox: "/data"}}}, "cmdlines"); !strings.Contains(out, "cmdline 1:") ||
+		strings.Contains(out, filepath.Dir(bin)) || strings.Contains(out, host) {
+		t.Errorf("the command lines seen from the sandbox show the host's paths (%s, %s):\n%s", filepath.Dir(bin), host, out)
+	}
 	if _, err := os.Stat(escaped); err == nil {
 		t.Error("a sandboxed run wrote a file on the host")
 	}

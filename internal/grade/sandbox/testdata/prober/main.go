@@ -59,6 +59,14 @@ func main() {
 			}
 		}
 		fmt.Printf("procs: %d\n", n)
+	case "cmdlines": // the command line of every visible process
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err == nil {
+				b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+				fmt.Printf("cmdline %s: %q\n", e.Name(), b)
+			}
+		}
 	case "exec": // exec PROGRAM [ARG…]: start a process
 		err := exec.Command(arg(1), os.Args[3:]...).Start()
 		fmt.Println("exec:", err)
