@@ -105,24 +105,12 @@ func declKey(d ast.Decl) string {
 // parameters.
 func recvType(f *ast.FuncDecl) string {
 	t := f.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			var b bytes.Buffer
-			printer.Fprint(&b, token.NewFileSet(), t)
-			return b.String()
-		}
+	if id := rootIdent(t); id != nil {
+		return id.Name
 	}
+	var b bytes.Buffer
+	printer.Fprint(&b, token.NewFileSet(), t)
+	return b.String()
 }
 
 // declNames returns the package-level names a declaration declares.
@@ -445,31 +433,14 @@ func hasValues(g *ast.GenDecl) bool {
 // (argsMayChange).
 func (s *source) mayWrite(d *decl, w map[types.Object]bool) {
 	add := func(e ast.Expr, anyType bool) {
-		for {
-			switch x := e.(type) {
-			case *ast.IndexExpr:
-				e = x.X
-				continue
-			case *ast.SelectorExpr:
-				e = x.X
-				continue
-			case *ast.StarExpr:
-				e = x.X
-				continue
-			case *ast.ParenExpr:
-				e = x.X
-				continue
-			case *ast.SliceExpr:
-				e = x.X
-				continue
-			case *ast.Ident:
-				if v, ok := origin(s.info.Uses[x]).(*types.Var); ok && s.objDecl[v] != nil {
-					if _, basic := v.Type().Underlying().(*types.Basic); anyType || !basic {
-						w[v] = true
-					}
-				}
-			}
+		id := rootIdent(e)
+		if id == nil {
 			return
+		}
+		if v, ok := origin(s.info.Uses[id]).(*types.Var); ok && s.objDecl[v] != nil {
+			if _, basic := v.Type().Underlying().(*types.Basic); anyType || !basic {
+				w[v] = true
+			}
 		}
 	}
 	ast.Inspect(d.node, func(n ast.Node) bool {
@@ -505,6 +476,31 @@ func (s *source) mayWrite(d *decl, w map[types.Object]bool) {
 		}
 		return true
 	})
+}
+
+// rootIdent is the name an expression such as t[i].f, *p, s[1:] or
+// (the receiver type) *T[K, V] reaches into, or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.Ident:
+			return x
+		default:
+			return nil
+		}
+	}
 }
 
 // argsMayChange reports whether the function call calls may change what
