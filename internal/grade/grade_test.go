@@ -127,15 +127,15 @@ func TestProgramScopes(t *testing.T) {
 		return p
 	}
 	cells := []*parsedCell{
-		parse(2, "import (\n\t\"math\"\n\t\"github.com/attention-in-go/course/lib/attention\"\n\t_ \"github.com/attention-in-go/course/lib/viz\"\n)\n\nvar wq, wk, wv = attention.RandomProjections(4, 2, 1)\n\nvar shown = attention.Explain(table, nil, nil, nil) // reads table, changes nothing"),
+		parse(2, "import (\n\t\"math\"\n\t\"sort\"\n\t\"github.com/attention-in-go/course/lib/attention\"\n\t_ \"github.com/attention-in-go/course/lib/viz\"\n)\n\nvar wq, wk, wv = attention.RandomProjections(4, 2, 1)\n\nvar shown = attention.Explain(table, nil, nil, nil) // reads table, changes nothing"),
 		parse(3, "var table = map[string]float64{}\n\nvar scale float64\n\nvar one float64\n\nfunc setOne() bool { one = 1; return true }\n\nvar oneSet = setOne()"),
-		parse(4, "func init_table() { table[\"x\"] = math.Pi }\n\nfunc init_scale() { scale = 2 }\n\nfunc init_plot() { attention.Explain(nil, nil, nil, nil) }\n\nfunc fill(m map[string]float64) { m[\"y\"] = 1 }\n\nvar filled = func() int { fill(table); return 0 }()"),
-		parse(5, "type Gen[T any] struct{ v T }\n\nfunc (g Gen[T]) Get() T { return g.v }\n\nfunc F(wq, x [][]float64) float64 {\n\twk := 2.0\n\tg := Gen[float64]{v: table[\"x\"] * scale * one * wk}\n\treturn g.Get() + float64(len(wq)+len(x))\n}"),
+		parse(4, "func init_table() { table[\"x\"] = math.Pi; sort.Float64s(list) }\n\nvar list []float64\n\nvar sorted = func() int { sort.Float64s(list); return 0 }()\n\nfunc init_scale() { scale = 2 }\n\nfunc init_plot() { attention.Explain(nil, nil, nil, nil) }\n\nfunc fill(m map[string]float64) { m[\"y\"] = 1 }\n\nvar filled = func() int { fill(table); return 0 }()"),
+		parse(5, "type Gen[T any] struct{ v T }\n\nfunc (g Gen[T]) Get() T { return g.v }\n\nfunc F(wq, x [][]float64) float64 {\n\twk := 2.0\n\tg := Gen[float64]{v: table[\"x\"] * scale * one * wk}\n\treturn g.Get() + float64(len(wq)+len(x)+len(list))\n}"),
 	}
 	src := newSource(cells)
 	got := string(program(src.closure("F"), cells))
 	for _, want := range []string{"func F(", "func init_table()", "func init_scale()", "var table =", "var scale float64", "var one float64",
-		"var oneSet = setOne()", "func setOne()", "var filled =", "func fill(", "func (g Gen[T]) Get()",
+		"var oneSet = setOne()", "func setOne()", "var filled =", "func fill(", "var list []float64", "var sorted =", "func (g Gen[T]) Get()",
 		"//line grader-init.go:1\nfunc init() {\n\tinit_scale()\n\tinit_table()\n}"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("program lacks %q:\n%s", want, got)
@@ -145,6 +145,14 @@ func TestProgramScopes(t *testing.T) {
 		if strings.Contains(got, not) {
 			t.Errorf("program has %q:\n%s", not, got)
 		}
+	}
+	// GoNB shares every cell's imports: F's cell imports nothing, yet its
+	// call into the course is resolved (and named in feedback).
+	if named := src.named(src.closure("F"), "github.com/attention-in-go/course"); len(named) != 0 {
+		t.Errorf("F names %v of the course; want none", named)
+	}
+	if named := src.named([]*decl{src.byName["shown"]}, "github.com/attention-in-go/course"); !named["lib/attention.Explain"] {
+		t.Errorf("shown names %v, want lib/attention.Explain", named)
 	}
 	if i, j := strings.Index(got, "var filled"), strings.Index(got, "var oneSet"); i > j {
 		t.Errorf("the variables are not in GoNB's order (by name):\n%s", got)

@@ -185,7 +185,7 @@ func newSource(cells []*parsedCell) *source {
 }
 
 // resolve type-checks the kept declarations as one package, each cell a
-// file with its own imports, and records which of the learner's objects
+// file with the imports of every cell (as GoNB shares them), and records which of the learner's objects
 // each identifier means. Imported packages are not loaded (a fake
 // importer gives empty ones): what matters here is the learner's own
 // scopes, and type errors are the compiler's to report.
@@ -193,21 +193,23 @@ func (s *source) resolve(cells []*parsedCell) {
 	if len(cells) == 0 {
 		return
 	}
-	kept := map[*parsedCell][]ast.Decl{}
+	// GoNB shares the imports of every cell: each file gets them all.
+	var imports []ast.Decl
 	for _, c := range cells {
 		for _, d := range c.file.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-				kept[c] = append(kept[c], d)
+				imports = append(imports, d)
 			}
 		}
 	}
+	kept := map[*parsedCell][]ast.Decl{}
 	for _, d := range s.decls {
 		kept[d.cell] = append(kept[d.cell], d.node)
 	}
 	var files []*ast.File
 	for _, c := range cells {
 		f := *c.file
-		f.Decls = kept[c]
+		f.Decls = append(slices.Clone(imports), kept[c]...)
 		files = append(files, &f)
 	}
 	s.info = &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
