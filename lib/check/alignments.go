@@ -75,7 +75,8 @@ var bahdanauSpec = Register(&Exercise[bahdanauFunc, DecodingIn, attnOut]{
 		{Name: "rows", Message: "one row per decoding step: dec holds T+1 states s_0 … s_T, so there are len(dec) − 1 rows",
 			Detect: func(in DecodingIn, got attnOut) bool { return len(got.B) != len(in.Dec)-1 }},
 	},
-	Deny: []string{"lib/attention", "lib/seq2seq", "lib/dates"},
+	Deny:  []string{"lib/attention", "lib/seq2seq", "lib/dates"},
+	Allow: StdOnly,
 })
 
 // BahdanauAttention checks the learner's BahdanauAttention: the contexts
@@ -168,7 +169,8 @@ var spanSpec = Register(&Exercise[func(weights [][]float64, outFrom, outTo, srcF
 		{Name: "transposed", Message: "weights is [output][source]: row t is output character t, column s source character s",
 			Detect: spanDetect(reference.SpanVariant{Transposed: true})},
 	},
-	Deny: []string{"lib/dates"},
+	Deny:  []string{"lib/dates"},
+	Allow: StdOnly,
 })
 
 // SpanMass checks the learner's SpanMass: the mean over an output span's

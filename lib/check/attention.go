@@ -68,7 +68,8 @@ var softmaxSpec = Register(&Exercise[func([]float64, float64) []float64, Softmax
 		{Name: "overflow", Message: "exp(1000) overflows to +Inf: subtract the largest logit before exp (softmax does not change)",
 			Detect: func(in SoftmaxIn, got []float64) bool { return hasNaN(got) }},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // Softmax checks the learner's Softmax: softmax(x/T) of a vector.
@@ -147,7 +148,8 @@ var attentionSpec = Register(&Exercise[func(q, k, v [][]float64) ([][]float64, [
 					len(got.A) != len(in.Q) || (len(got.A) > 0 && len(got.A[0]) != len(in.V[0]))
 			}},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // Attention checks the learner's scaled dot-product attention
@@ -212,7 +214,8 @@ var paddingSpec = Register(&Exercise[func([][]int, int) [][]float64, PadIn, [][]
 		{Name: "pad-zero", Message: "compare with padID, not with 0: the pad id is a parameter",
 			Wrong: func(in PadIn) [][]float64 { return reference.PaddingMask(in.IDs, 0) }},
 	},
-	Deny: []string{"lib/attention", "lib/text"},
+	Deny:  []string{"lib/attention", "lib/text"},
+	Allow: StdOnly,
 })
 
 // PaddingMask checks the learner's padding mask: 1 where a token id is
@@ -251,7 +254,8 @@ var causalSpec = Register(&Exercise[func(int) [][]float64, int, [][]float64]{
 		{Name: "inverted", Message: "your mask is inverted: 1 marks what is hidden (the future), 0 what a token may see",
 			Wrong: func(n int) [][]float64 { return invert(reference.CausalMask(n, false, false)) }},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // CausalMask checks the learner's look-ahead mask: n×n, 1 where j > i.
@@ -306,7 +310,8 @@ var maskedSpec = Register(&Exercise[func(x, wq, wk, wv [][]float64) [][]float64,
 		{Name: "column-softmax", Message: "softmax over the wrong axis: normalise each row (one query over the keys)",
 			Wrong: selfRef(reference.AttentionVariant{ColumnSoftmax: true})},
 	},
-	Deny: []string{"lib/attention", "lib/transformer"},
+	Deny:  []string{"lib/attention", "lib/transformer"},
+	Allow: StdOnly,
 })
 
 // MaskedSelfAttention checks the learner's decoder self-attention with

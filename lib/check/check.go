@@ -117,13 +117,18 @@ type Exercise[F, In, Out any] struct {
 	// the symbols of the program it builds, so a use is found however the
 	// code reaches it.
 	Deny []string
+	// Allow is what a solution may use besides the standard library
+	// (StdOnly: nothing), as entries described in allow.go. The grader
+	// refuses every other package member the learner's code names or its
+	// program links beyond the grader's own harness.
+	Allow []string
 }
 
 // Info describes an exercise for the grader.
 type Info struct {
 	ID, Title, Signature string
 	Points               int
-	Deny                 []string
+	Deny, Allow          []string
 	Visible, Hidden      int // numbers of cases
 	// CaseTimeout is how long one case may run (the task's Timeout, else
 	// DefaultTimeout): the grader never gives an exercise's whole run
@@ -196,7 +201,7 @@ func IDs() []string {
 
 // Info implements Spec.
 func (e *Exercise[F, In, Out]) Info() Info {
-	return Info{ID: e.ID, Title: e.Title, Signature: e.Signature, Points: e.Points, Deny: e.Deny,
+	return Info{ID: e.ID, Title: e.Title, Signature: e.Signature, Points: e.Points, Deny: e.Deny, Allow: e.Allow,
 		Visible: len(e.Cases()), Hidden: len(e.hidden(1)), CaseTimeout: e.Task.CaseTimeout(),
 		TaskPackage: packageOf(e.Task.Call)}
 }

@@ -133,7 +133,8 @@ var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]
 		{Name: "not-seeded", Message: "the same seed must give the same sentences: use random.New(seed), not the time or a global generator",
 			Detect: func(_ SentencesIn, got SentencesOut) bool { return !got.Err && !got.Same }},
 	},
-	Deny: []string{"lib/synthetic"},
+	Deny:  []string{"lib/synthetic"},
+	Allow: []string{"lib/random"},
 })
 
 func hasToken(s [][]int, bad func(int) bool) bool {
@@ -251,7 +252,8 @@ var padBatchSpec = Register(&Exercise[padBatchFunc, PadBatchIn, PadBatchOut]{
 		{Name: "input-changed", Message: "do not append to the caller's sentences: make a new row of the longest length and copy into it",
 			Detect: func(_ PadBatchIn, got PadBatchOut) bool { return got.InputChanged }},
 	},
-	Deny: []string{"lib/synthetic", "lib/text.Pad"},
+	Deny:  []string{"lib/synthetic", "lib/text.Pad"},
+	Allow: StdOnly,
 })
 
 // PadBatch checks the learner's PadBatch: sentences padded to the longest
@@ -359,7 +361,8 @@ var describeSpec = Register(&Exercise[describeFunc, DescribeIn, []float64]{
 				return len(in.Values) == 1 && len(got) > 1 && (math.IsNaN(got[1]) || math.IsInf(got[1], 0))
 			}},
 	},
-	Deny: []string{"lib/synthetic"},
+	Deny:  []string{"lib/synthetic"},
+	Allow: StdOnly,
 })
 
 // Describe checks the learner's Describe: mean, sample standard deviation,

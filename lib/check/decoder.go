@@ -105,7 +105,8 @@ var decoderSpec = Register(&Exercise[decoderFunc, DecoderIn, [][][]float64]{
 	// transformer.AddNorm, FFN), which the exercise asks to wire, and its
 	// own decoder layer, which is the answer: that is denied, and so is
 	// the encoder layer, which would do two thirds of the wiring.
-	Deny: []string{"lib/transformer.EncoderLayer", "lib/transformer.Encoder", "lib/transformer.DecoderLayer", "lib/transformer.DecoderLayerBuilder"},
+	Deny:  []string{"lib/transformer.EncoderLayer", "lib/transformer.Encoder", "lib/transformer.DecoderLayer", "lib/transformer.DecoderLayerBuilder"},
+	Allow: allow(GraphOps, []string{"lib/attention.LookAheadMask", "lib/attention.MultiHead", "lib/attention.MultiHeadBuilder", "lib/attention.MultiHeadParams", "lib/transformer.AddNorm", "lib/transformer.LayerNorm", "lib/transformer.LayerNormParams", "lib/transformer.FFN", "lib/transformer.FFNParams"}),
 	Hints: []Hint[DecoderIn, [][][]float64]{
 		{Name: "future-leaks", Message: "the self-attention sees the future: give it the look-ahead mask, attention.LookAheadMask(g, seq_tgt), with WithMask",
 			Wrong: decoderVariant(reference.DecoderVariant{NoMask: true})},

@@ -64,6 +64,7 @@ var crossSpec = Register(&Exercise[crossFunc, CrossIn, attnOut]{
 	// The library computes attention (lib/attention) and whole decoder
 	// layers (lib/transformer): the exercise asks for the wiring in plain Go.
 	Deny:    []string{"lib/attention", "lib/transformer"},
+	Allow:   StdOnly,
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[CrossIn, attnOut]{
 		{Name: "roles-swapped", Message: "the queries come from the decoder (y·W_Q), the keys and values from the encoder's memory (memory·W_K, memory·W_V): one row of weights per target token, one column per source token",
@@ -146,6 +147,7 @@ var maskSpec = Register(&Exercise[func(tgt []int, pad int) [][]bool, TokensIn, [
 	},
 	// The library's look-ahead and padding masks are the two halves.
 	Deny:    []string{"lib/attention.LookAhead", "lib/attention.LookAheadMask", "lib/attention.Padding", "lib/attention.PaddingMask", "lib/transformer"},
+	Allow:   StdOnly,
 	Compare: compareBools,
 	Hints: []Hint[TokensIn, [][]bool]{
 		{Name: "no-causal", Message: "hide the future too: key j is hidden from query i when j > i, whether or not it is padding",
@@ -205,6 +207,7 @@ var teacherSpec = Register(&Exercise[func(target []int, start int) (decoderIn, l
 	},
 	// lib/dates and lib/seq2seq build lesson 07's and 09's shifted inputs.
 	Deny:    []string{"lib/dates", "lib/seq2seq"},
+	Allow:   StdOnly,
 	Compare: Both("decoderIn", compareInts, "labels", compareInts),
 	Hints: []Hint[TokensIn, idsOut]{
 		{Name: "not-shifted", Message: "the decoder's input is the target shifted right: start first, then every token but the last — with the target itself as input, position i would see the answer it must predict",

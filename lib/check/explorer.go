@@ -104,7 +104,8 @@ var sentenceSpec = Register(&Exercise[sentenceFunc, SentenceIn, HeatmapOut]{
 	},
 	// lib/explore's Settings.Attention computes such a heat map's weights
 	// (multi-head, but one head is this); the exercise is to write it.
-	Deny: []string{"lib/explore"},
+	Deny:  []string{"lib/explore"},
+	Allow: []string{"lib/attention.Explain", "lib/attention.Options", "lib/attention.ToyEmbeddings", "lib/text.PadToken", "lib/text.Tokenize", "lib/viz"},
 })
 
 // SentenceHeatmap checks the learner's SentenceHeatmap: the heat map of a

@@ -83,6 +83,7 @@ var lmSpec = Register(&Exercise[func(seq []int, pad int) (inputs, targets []int,
 	// lib/corpus cuts lesson 10's text into windows and their shifted
 	// targets; lib/train's datasets hold the batches.
 	Deny:    []string{"lib/train", "lib/corpus.Windows"},
+	Allow:   StdOnly,
 	Compare: compareLM,
 	Hints: []Hint[TokensIn, LMOut]{
 		{Name: "not-shifted", Message: "the target of position t is the next token, seq[t+1]: inputs are seq[:n−1] and targets seq[1:]",
@@ -157,6 +158,7 @@ var sampleSpec = Register(&Exercise[func(logits []float64, temperature float64, 
 	// lesson 10's sampler (gpt.Sampler's Probs and Pick) is the
 	// exercise, and attention.SoftmaxOf its softmax.
 	Deny:    []string{"lib/attention.SoftmaxOf", "lib/gpt.Sampler"},
+	Allow:   StdOnly,
 	Compare: compareID,
 	Hints: []Hint[SampleIn, int]{
 		{Name: "temperature-times", Message: "divide the logits by the temperature (softmax(logits/T)): a low T sharpens the distribution, a high T flattens it",
@@ -234,6 +236,7 @@ var cacheSpec = Register(&Exercise[cacheFunc, CacheIn, CacheOut]{
 	},
 	// lib/gpt's cached step and generator are the graph version.
 	Deny:    []string{"lib/attention", "lib/gpt"},
+	Allow:   StdOnly,
 	Compare: compareCache,
 	Hints: []Hint[CacheIn, CacheOut]{
 		{Name: "attend-before-append", Message: "append the new key and value first: the new token attends to itself too, as row t of full causal attention does",

@@ -164,7 +164,8 @@ var patternsSpec = Register(&Exercise[patternsFunc, PatternIn, PatternOut]{
 				o.Diagonal *= float64(min(len(in.W), len(in.W[0]))) / float64(len(in.W))
 			})},
 	},
-	Deny: []string{"lib/attention.AnalyzePattern", "lib/attention.AnalyzeHeads"},
+	Deny:  []string{"lib/attention.AnalyzePattern", "lib/attention.AnalyzeHeads"},
+	Allow: StdOnly,
 })
 
 // AttentionPatterns checks the learner's AttentionPatterns: the mean
@@ -265,7 +266,8 @@ var heatmapSpec = Register(&Exercise[heatmapFunc, HeatmapIn, HeatmapOut]{
 	// The solution builds its viz.Heatmap itself (lib/viz draws it); the
 	// library's functions that build an attention heat map from weights
 	// are denied.
-	Deny: []string{"lib/seq2seq.AlignmentFigure", "lib/dates.AlignmentFigure"},
+	Deny:  []string{"lib/seq2seq.AlignmentFigure", "lib/dates.AlignmentFigure"},
+	Allow: []string{"lib/viz"},
 	Hints: []Hint[HeatmapIn, HeatmapOut]{
 		{Name: "labels-swapped", Message: "Rows label the queries (one per row of w) and Cols the keys (one per column)",
 			Detect: func(in HeatmapIn, got HeatmapOut) bool {
@@ -346,6 +348,7 @@ var localSpec = Register(&Exercise[localFunc, WindowIn, attnOut]{
 	// the exercise, so the library's mask constructors are denied (the
 	// look-ahead mask is half of the band).
 	Deny:    []string{"lib/attention.LookAhead", "lib/attention.LookAheadMask", "lib/attention.Padding", "lib/attention.PaddingMask"},
+	Allow:   []string{"lib/attention.Explain", "lib/attention.Options"},
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[WindowIn, attnOut]{
 		{Name: "one-sided", Message: "the window is on both sides: query i sees keys i − window … i + window, not only the past (that is the look-ahead mask)",
@@ -431,7 +434,8 @@ var chunkedSpec = Register(&Exercise[chunkedFunc, ChunkedIn, ChunkedOut]{
 		{Name: "not-chunked", Message: "compute the output chunk by chunk: call attend(q[start:end], k, v) for each chunk of at most chunk queries, and stack the results",
 			Detect: func(in ChunkedIn, got ChunkedOut) bool { return got.MaxRows > min(in.N, len(in.Q)) }},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // ChunkedAttention checks the learner's ChunkedAttention: full attention
@@ -501,6 +505,7 @@ var relativeSpec = Register(&Exercise[relativeFunc, RelativeIn, attnOut]{
 	// relative vectors) would compute the rest, which the exercise asks
 	// for in plain Go.
 	Deny:    []string{"lib/attention"},
+	Allow:   StdOnly,
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[RelativeIn, attnOut]{
 		{Name: "distance-sign", Message: "the distance is j − i (key minus query): row maxDist + (j − i) of rel; you seem to use i − j",

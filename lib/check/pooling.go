@@ -111,7 +111,8 @@ var meanSpec = Register(&Exercise[poolFunc, PoolIn, []float64]{
 		{Name: "wrong-length", Message: "one value per dimension: the result has len(x[0]) values",
 			Detect: func(in PoolIn, got []float64) bool { return len(got) != len(in.X[0]) }},
 	},
-	Deny: poolDeny,
+	Deny:  poolDeny,
+	Allow: StdOnly,
 })
 
 // MaskedMean checks the learner's MaskedMean: the mean of the real
@@ -136,7 +137,8 @@ var maxSpec = Register(&Exercise[poolFunc, PoolIn, []float64]{
 		{Name: "wrong-length", Message: "one value per dimension: the result has len(x[0]) values",
 			Detect: func(in PoolIn, got []float64) bool { return len(got) != len(in.X[0]) }},
 	},
-	Deny: poolDeny,
+	Deny:  poolDeny,
+	Allow: StdOnly,
 })
 
 // MaskedMax checks the learner's MaskedMax: each dimension's largest
@@ -169,7 +171,8 @@ var clsSpec = Register(&Exercise[poolFunc, PoolIn, []float64]{
 		{Name: "mean", Message: "this is the mean of the real tokens; [CLS] pooling takes the one vector at position 0",
 			Wrong: meanVariant(reference.PoolVariant{})},
 	},
-	Deny: poolDeny,
+	Deny:  poolDeny,
+	Allow: StdOnly,
 })
 
 // CLSPool checks the learner's CLSPool: the output at the [CLS] position.

@@ -143,6 +143,7 @@ var peSpec = Register(&Exercise[func(int, int, float64) [][]float64, PEIn, [][]f
 	Hints:     peHints(),
 	Deny: []string{"lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal", "lib/posenc.SinusoidalGraph",
 		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.sinusoidalRow"},
+	Allow: StdOnly,
 })
 
 // PositionalEncoding checks the learner's PositionalEncoding: the
@@ -164,6 +165,7 @@ var peGraphSpec = Register(&Exercise[peGraphFunc, PEIn, [][]float64]{
 	Hints:     peHints(),
 	Deny: []string{"lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal", "lib/posenc.SinusoidalGraph",
 		"lib/posenc.SinusoidalOf", "lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.sinusoidalRow"},
+	Allow: GraphOps,
 })
 
 // PositionalEncodingGraph checks the learner's PositionalEncodingGraph:
@@ -244,7 +246,8 @@ var seriesSpec = Register(&Exercise[func([][]float64, []int) []viz.Series, Serie
 				return false
 			}},
 	},
-	Deny: []string{"lib/posenc.DimensionSeries", "lib/posenc.DimensionName"},
+	Deny:  []string{"lib/posenc.DimensionSeries", "lib/posenc.DimensionName"},
+	Allow: []string{"lib/viz"},
 })
 
 // SinusoidSeries checks the learner's SinusoidSeries: columns of an
@@ -324,7 +327,8 @@ var embedSpec = Register(&Exercise[func([][]float64, []int, [][]float64) [][]flo
 		{Name: "scaled-pe", Message: "√d_model scales the token embeddings, not the positional encoding", Wrong: embedVariant(false, true, false)},
 		{Name: "pe-by-id", Message: "the encoding row is the token's position p in the sentence, not its id: pe[p], not pe[ids[p]]", Wrong: embedVariant(false, false, true)},
 	},
-	Deny: []string{"lib/posenc.RunInputEmbedding", "lib/posenc.InputEmbedding"},
+	Deny:  []string{"lib/posenc.RunInputEmbedding", "lib/posenc.InputEmbedding"},
+	Allow: StdOnly,
 })
 
 // EmbedWithPositions checks the learner's EmbedWithPositions:
@@ -382,6 +386,7 @@ var growSpec = Register(&Exercise[func([][]float64, int, int, float64) [][]float
 	},
 	Deny: []string{"lib/posenc.NewTable", "lib/posenc.Table", "lib/posenc.Sinusoidal", "lib/posenc.RunSinusoidal",
 		"lib/posenc.sinusoidalRow"},
+	Allow: StdOnly,
 })
 
 // GrowTable checks the learner's GrowTable: the sinusoidal table extended
@@ -504,6 +509,7 @@ var tokenSpec = Register(&Exercise[func([]int, [][]float64, [][]float64, [][]flo
 	Compare: Both("weights", Matrix(tol), "out", Matrix(tol)),
 	Hints:   tokenHints(),
 	Deny:    []string{"lib/posenc.NewTokenAttention", "lib/posenc.TokenAttention", "lib/posenc.RunInputEmbedding"},
+	Allow:   []string{"lib/attention.Explain", "lib/attention.Options", "lib/attention.LookAhead"},
 })
 
 // AttentionFromTokens checks the learner's AttentionFromTokens: one
@@ -634,7 +640,8 @@ var multiheadSpec = Register(&Exercise[multiheadFunc, MultiHeadIn, Pair[[][][]fl
 		{Name: "no-output-projection", Message: "the weights are right but the output is not: concatenate the heads, then multiply by W_O and add b_O",
 			Wrong: multiheadVariant(MultiHeadVariant{NoOutput: true})},
 	},
-	Deny: []string{"lib/attention.ExplainMultiHead", "lib/attention.ExplainMultiHeadBatch", "lib/attention.MultiHead"},
+	Deny:  []string{"lib/attention.ExplainMultiHead", "lib/attention.ExplainMultiHeadBatch", "lib/attention.MultiHead"},
+	Allow: []string{"lib/attention.Explain", "lib/attention.Options", "lib/attention.LookAhead", "lib/attention.MultiHeadWeights"},
 })
 
 // MultiHeadFromTokens checks the learner's MultiHeadFromTokens: multi-head
@@ -697,7 +704,8 @@ var learnedSpec = Register(&Exercise[func([][]float64, [][]float64) ([][]float64
 		{Name: "empty", Message: "an empty x is an error too (there is nothing to add positions to)",
 			Detect: func(in LearnedIn, got LearnedOut) bool { return !got.Err && len(in.X) == 0 }},
 	},
-	Deny: []string{"lib/posenc.NewLearned", "lib/posenc.Learned"},
+	Deny:  []string{"lib/posenc.NewLearned", "lib/posenc.Learned"},
+	Allow: StdOnly,
 })
 
 // AddLearned checks the learner's AddLearned: x + table[:len(x)], with an

@@ -81,7 +81,8 @@ var gruStepSpec = Register(&Exercise[gruStepFunc, GRUIn, []float64]{
 		{Name: "wrong-length", Message: "the new state has as many values as h",
 			Detect: func(in GRUIn, got []float64) bool { return len(got) != len(in.H) }},
 	},
-	Deny: []string{"lib/rnn", "lib/seq2seq"},
+	Deny:  []string{"lib/rnn", "lib/seq2seq"},
+	Allow: StdOnly,
 })
 
 // GRUStep checks the learner's GRUStep: one step of lib/rnn's GRU on
@@ -161,7 +162,8 @@ var gruEncodeSpec = Register(&Exercise[gruEncodeFunc, GRUIn, Pair[[][]float64, [
 				return Matrix(tol)(got.A, want.A) == nil
 			}},
 	},
-	Deny: []string{"lib/rnn", "lib/seq2seq"},
+	Deny:  []string{"lib/rnn", "lib/seq2seq"},
+	Allow: StdOnly,
 })
 
 // GRUEncode checks the learner's GRUEncode: a GRU from a zero state over

@@ -95,7 +95,8 @@ var additiveSpec = Register(&Exercise[func(q []float64, keys, w1, w2 [][]float64
 		{Name: "wrong-length", Message: "one score per key: the result has len(keys) values",
 			Detect: func(in ScoreIn, got []float64) bool { return len(got) != len(in.Keys) }},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // noTanh is the additive score without tanh: v·(q·W1 + h_j·W2).
@@ -134,7 +135,8 @@ var dotSpec = Register(&Exercise[func(q []float64, keys [][]float64) []float64, 
 				return scaled(reference.DotScores(in.Query, in.Keys), 1/sqrt(len(in.Query)))
 			}},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // DotScores checks the learner's Luong dot score e_j = q·h_j.
@@ -161,7 +163,8 @@ var generalSpec = Register(&Exercise[func(q []float64, keys, w [][]float64) []fl
 				return len(in.Query) == len(in.Keys[0]) && Vector(tol)(got, reference.DotScores(in.Query, in.Keys)) == nil
 			}},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // GeneralScores checks the learner's Luong general score e_j = (q·W)·h_j.
@@ -186,7 +189,8 @@ var concatSpec = Register(&Exercise[func(q []float64, keys, w [][]float64, v []f
 				return Vector(tol)(got, keyFirst(in)) == nil
 			}},
 	},
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // ConcatScores checks the learner's Luong concat score e_j = v·tanh([q; h_j]·W).

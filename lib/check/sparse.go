@@ -125,7 +125,8 @@ var sparseSpec = Register(&Exercise[sparseFunc, SparseIn, SparseOut]{
 	// Nothing in the library computes sparse attention; its attention
 	// would do the softmax and the weighted sum, which the exercise asks
 	// for in plain Go.
-	Deny: []string{"lib/attention"},
+	Deny:  []string{"lib/attention"},
+	Allow: StdOnly,
 })
 
 // SparseAttention checks the learner's SparseAttention: Longformer's
@@ -211,6 +212,7 @@ var relativeValuesSpec = Register(&Exercise[relativeValuesFunc, RelativeValuesIn
 		}
 	},
 	Deny:    []string{"lib/attention"},
+	Allow:   StdOnly,
 	Compare: Both("out", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[RelativeValuesIn, attnOut]{
 		{Name: "no-relative-values", Message: "the output is exercise 5's: add the relative value vector a^V of each distance, weighted by w_ij, to the values",

@@ -131,6 +131,7 @@ var patchifySpec = Register(&Exercise[patchifyFunc, PatchIn, PatchOut]{
 	// learner's as a parameter. It is denied so that the exercise's
 	// program never reaches the library's patch pipeline.
 	Deny:    []string{"lib/vision.Patches"},
+	Allow:   StdOnly,
 	Compare: comparePatches,
 	Hints: []Hint[PatchIn, PatchOut]{
 		{Name: "column-order", Message: "the patches go row by row over the patch grid: patch r·(W/p) + c is at patch-row r, patch-column c",
@@ -215,7 +216,8 @@ var patchEmbedSpec = Register(&Exercise[patchEmbedFunc, EmbedPatchesIn, [][][]fl
 	// exercise's solution calls it through ViTConfig.TrainViT). What is
 	// denied adds position embeddings to a batch of sequences for the
 	// learner: posenc.InputEmbedding (after dividing by √d_model).
-	Deny: []string{"lib/posenc.InputEmbedding"},
+	Deny:  []string{"lib/posenc.InputEmbedding"},
+	Allow: GraphOps,
 })
 
 // PatchEmbedding checks the learner's PatchEmbedding: patches·W + b, the
@@ -285,6 +287,7 @@ var vitSpec = Register(&Exercise[vitFunc, ViTIn, []int]{
 	Redact:          hideLabels,
 	GradeHiddenOnly: true, // one training is enough for the grader
 	Deny:            []string{"lib/vision.Generate", "lib/vision.Draw"},
+	Allow:           allow(GraphOps, []string{"lib/vision.DefaultViT", "lib/vision.ViTConfig", "lib/vision.Dataset", "lib/train"}),
 	Compare:         compareViT,
 	Hints: []Hint[ViTIn, []int]{
 		{Name: "chance", Message: "the model is no better than guessing: do the Patchify and PatchEmbedding checks pass? does the loss fall? (try more steps or a learning rate around 3e-3)",
