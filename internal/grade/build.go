@@ -76,6 +76,8 @@ type toolchain struct {
 
 	mu    sync.Mutex
 	built map[[32]byte]builtProgram
+
+	baselines baselines // the harness's own programs, per exercise
 }
 
 // tooLong is the message of a build stopped by the submission's budget.

@@ -120,7 +120,7 @@ func cacheKey(engine string, s Submission, a *Assignment, o Options, run Run) st
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%v\x00%d\x00%v\x00%q\x00%q\x00", Version, engine, a.Source, run.Seed,
 		o.Timeout, o.Memory, run.Unsandboxed, s.Learner, s.Problem)
 	for _, e := range a.Exercises {
-		fmt.Fprintf(h, "%s:%d:%q:%v\x00", e.ID, e.Points, e.Deny, e.MinTimeout)
+		fmt.Fprintf(h, "%s:%d:%q:%q:%v\x00", e.ID, e.Points, e.Deny, e.Allow, e.MinTimeout)
 	}
 	h.Write(s.Data)
 	return hex.EncodeToString(h.Sum(nil))

@@ -68,6 +68,9 @@ type Exercise struct {
 	// (lib/exercise or lib/exercise/withlib).
 	TaskPackage string
 	Deny        []string
+	// Allow is what a solution may use besides the standard library
+	// (lib/check's entries, see allow.go).
+	Allow []string
 	// MinTimeout is the least time the exercise's run gets, whatever
 	// Options.Timeout says: one case's time limit in lib/exercise (the
 	// ViT trains for minutes on a slow machine).
@@ -109,8 +112,11 @@ func LoadAssignment(root, source string) (*Assignment, error) {
 		if info.Deny == nil {
 			return nil, fmt.Errorf("exercise %s has no deny list in lib/check: say which library functions implement it (an empty list if none does)", c.Exercise)
 		}
+		if info.Allow == nil {
+			return nil, fmt.Errorf("exercise %s has no allow list in lib/check: say what a solution may use besides the standard library (check.StdOnly if nothing)", c.Exercise)
+		}
 		a.Exercises = append(a.Exercises, Exercise{ID: info.ID, Points: info.Points, Func: fn, Signature: info.Signature,
-			TaskPackage: info.TaskPackage, Deny: info.Deny, MinTimeout: info.CaseTimeout})
+			TaskPackage: info.TaskPackage, Deny: info.Deny, Allow: info.Allow, MinTimeout: info.CaseTimeout})
 	}
 	if len(a.Exercises) == 0 {
 		return nil, fmt.Errorf("%s has no exercises", source)
@@ -187,6 +193,12 @@ const (
 // function its spec denies.
 func flagged(use string) Status {
 	return Status("flagged: uses " + use + ", the course's reference")
+}
+
+// notAllowed is the status of an exercise whose code names or links use,
+// which the exercise's allow list does not hold.
+func notAllowed(use string) Status {
+	return Status("flagged: uses " + use + ", which the exercise does not allow")
 }
 
 // flaggedFor is the status of an exercise whose code uses what no

@@ -530,19 +530,10 @@ func (s *source) argsMayChange(call *ast.CallExpr) bool {
 // themselves, module-relative ("lib/check.Lookup").
 func (s *source) named(decls []*decl, module string) map[string]bool {
 	out := map[string]bool{}
-	for _, d := range decls {
-		ast.Inspect(d.node, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok {
-					if pn, ok := s.info.Uses[id].(*types.PkgName); ok {
-						if rel, ok := strings.CutPrefix(pn.Imported().Path(), module+"/"); ok {
-							out[rel+"."+sel.Sel.Name] = true
-						}
-					}
-				}
-			}
-			return true
-		})
+	for _, m := range s.members(decls) {
+		if rel, ok := strings.CutPrefix(m, module+"/"); ok {
+			out[rel] = true
+		}
 	}
 	return out
 }

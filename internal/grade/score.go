@@ -93,6 +93,10 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 			why := forbidden(closures[e.ID])
 			scores[i].Status = flaggedFor(why)
 			scores[i].Details = "your code cannot be graded: " + why
+		case closures[e.ID] != nil && source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module) != "":
+			use := source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module)
+			scores[i].Status = notAllowed(use)
+			scores[i].Details = fmt.Sprintf("exercise %s allows %s; your code uses %s, so it scores 0.", e.ID, allowText(e.Allow), use)
 		case closures[e.ID] != nil:
 			ready = append(ready, e)
 		case parseErr[e.ID] != "":
@@ -137,14 +141,24 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		}
 		return prog, msg
 	}
+	// unallowed is what e's program links beyond its harness and allow
+	// list, or why that cannot be told.
+	baseDir := filepath.Join(filepath.Dir(dir), "baseline")
+	unallowed := func(e Exercise, syms map[string]bool) (use string, err error) {
+		base, err := tc.baselines.symbols(bctx, tc, baseDir, e)
+		if err != nil {
+			return "", err
+		}
+		return unallowedLink(syms, base, newAllowList(o.Module, e.Allow), o.Module), nil
+	}
 	if len(ready) > 1 {
 		if prog, msg := buildOne("all", ready); msg == "" {
 			if syms, err := symbols(prog); err == nil {
 				for _, e := range ready {
-					// A denied use is attributed below, on the exercise
-					// alone: the combined program links every exercise's
-					// code.
-					if deniedUse(syms, o.Module, e.Deny) == "" {
+					// A denied or unallowed use is attributed below, on the
+					// exercise alone: the combined program links every
+					// exercise's code.
+					if use, err := unallowed(e, syms); err == nil && use == "" && deniedUse(syms, o.Module, e.Deny) == "" {
 						progs[e.ID] = prog
 					}
 				}
@@ -169,6 +183,16 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		if use := deniedUseNaming(syms, o.Module, e.Deny, source.named(closures[e.ID], o.Module)); use != "" {
 			scores[i].Status = flagged(use)
 			scores[i].Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", e.ID, use)
+			continue
+		}
+		use, err := unallowed(e, syms)
+		if err != nil {
+			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
+			continue
+		}
+		if use != "" {
+			scores[i].Status = notAllowed(use)
+			scores[i].Details = fmt.Sprintf("exercise %s allows %s; the program built from your code links %s, so it scores 0.", e.ID, allowText(e.Allow), use)
 			continue
 		}
 		progs[e.ID] = prog
