@@ -40,6 +40,10 @@ func registered(l *lesson.Lesson) ([]lesson.Cell, error) {
 				return nil, &lesson.Error{Path: l.Path, Line: c.Line,
 					Msg: fmt.Sprintf("exercise %s: lib/check denies %s, which the exercise's text does not name; tell the learner not to call them (the grader gives 0 for a call)", id, strings.Join(names, ", "))}
 			}
+			if names := unnamedAllow(intro, l.Cells[start:i], spec.Info().Allow); names != nil {
+				return nil, &lesson.Error{Path: l.Path, Line: c.Line,
+					Msg: fmt.Sprintf("exercise %s: lib/check allows %s, which the exercise's text does not name; tell the learner what the code may use (the grader gives 0 for anything else)", id, strings.Join(names, ", "))}
+			}
 			start = i + 1
 		}
 	}
@@ -91,6 +95,45 @@ func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
 		if !regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(text.String()) {
 			missing = append(missing, name)
 		}
+	}
+	return missing
+}
+
+// unnamedAllow returns what the text (intro and cells, as unnamedDeny
+// reads them) should say of allow and does not: "standard library" for
+// every exercise, "GoMLX" when GoMLX's graph operations are allowed, and
+// each course entry ("viz.Heatmap" for a member, "lib/viz" for a
+// package).
+func unnamedAllow(intro string, cells []lesson.Cell, allow []string) []string {
+	var text strings.Builder
+	text.WriteString(intro + "\n")
+	for _, c := range cells {
+		if c.Kind == lesson.Markdown {
+			text.WriteString(c.Source + "\n")
+		}
+	}
+	t := text.String()
+	var missing []string
+	if !strings.Contains(t, "standard library") {
+		missing = append(missing, "the standard library")
+	}
+	gomlx := false
+	for _, a := range allow {
+		if !strings.HasPrefix(a, "lib/") {
+			gomlx = true
+			continue
+		}
+		name := a
+		if _, sym, ok := strings.Cut(a, "."); ok {
+			pkg := a[:len(a)-len(sym)-1]
+			name = pkg[strings.LastIndex(pkg, "/")+1:] + "." + sym
+		}
+		if !regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(t) {
+			missing = append(missing, name)
+		}
+	}
+	if gomlx && !strings.Contains(t, "GoMLX") {
+		missing = append(missing, "GoMLX's graph operations")
 	}
 	return missing
 }

@@ -39,6 +39,33 @@ func TestUnnamedDeny(t *testing.T) {
 	}
 }
 
+func TestUnnamedAllow(t *testing.T) {
+	std := "Your code may use Go's standard library only."
+	tests := []struct {
+		name  string
+		intro string
+		cells []lesson.Cell
+		allow []string
+		want  []string
+	}{
+		{"standard library in the intro", std, []lesson.Cell{md("Write it.")}, []string{}, nil},
+		{"nothing said", "", []lesson.Cell{md("Write it.")}, []string{}, []string{"the standard library"}},
+		{"members and packages named", std, []lesson.Cell{md("Call `attention.Explain`; lib/viz draws it.")},
+			[]string{"lib/attention.Explain", "lib/viz"}, nil},
+		{"a member not named", std, []lesson.Cell{md("Call `attention.Explain`.")},
+			[]string{"lib/attention.Explain", "lib/attention.Options"}, []string{"attention.Options"}},
+		{"GoMLX's operations", std, []lesson.Cell{md("Use graph ops.")},
+			[]string{"github.com/gomlx/gomlx/core/graph.Exp"}, []string{"GoMLX's graph operations"}},
+		{"GoMLX named", std, []lesson.Cell{md("Use GoMLX's graph operations.")},
+			[]string{"github.com/gomlx/gomlx/core/graph.Exp", "github.com/gomlx/compute/dtypes"}, nil},
+	}
+	for _, tt := range tests {
+		if got := unnamedAllow(tt.intro, tt.cells, tt.allow); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: unnamedAllow = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestPreambleStopsAtFirstSection(t *testing.T) {
 	cells := []lesson.Cell{md("# Title\n\nDo not call `lib/synthetic`.\n\n## Exercise 1\n\nDo not call `text.Pad`."), md("## Exercise 2")}
 	got := preamble(cells)
