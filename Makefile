@@ -33,7 +33,7 @@ KERNELS ?= all
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-arm64 test-notebooks test-exercises test-kernels test-browser grade site bench fmt clean docker-check
+.PHONY: help setup course notebooks check-notebooks test test-go test-arm64 test-notebooks test-exercises test-kernels test-browser grade site bench mutation fmt clean docker-check
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -116,6 +116,9 @@ site: setup ## Build the static HTML edition in build/site/: every notebook exec
 
 bench: ## Benchmarks of the library under every kernel class this CPU can run or emulate: one table, the classes side by side (time, GFLOP/s, share of the class's peak)
 	@go run ./cmd/course bench -kernels $(KERNELS)
+
+mutation: ## Grade every known wrong answer of every exercise on 1,000 seeds' hidden cases (make test tries 40): each must score below full marks on at least 99.9 % of them; prints the rates (about 6 min)
+	@COURSE_MUTATION_SEEDS=1000 go test -count=1 -v ./lib/check | grep -E '^(ok|FAIL|---)|mutation |full marks on'
 
 fmt: ## gofmt the Go code
 	@gofmt -w $$(git ls-files '*.go' ':!third_party')

@@ -49,8 +49,9 @@ var bahdanauSpec = Register(&Exercise[bahdanauFunc, DecodingIn, attnOut]{
 		}
 	},
 	Hidden: func(r *random.Source) []Case[DecodingIn] {
-		steps, src, hidden, attn := intIn(r, 2, 8), intIn(r, 3, 10), intIn(r, 2, 6), intIn(r, 1, 6)
-		nReal := intIn(r, 1, src-1)
+		// d_attn ≥ 2 and two real characters or more: a 1/√d_attn shows.
+		steps, src, hidden, attn := intIn(r, 2, 8), intIn(r, 3, 10), intIn(r, 2, 6), intIn(r, 2, 6)
+		nReal := intIn(r, 2, src-1)
 		return []Case[DecodingIn]{
 			{fmt.Sprintf("%d steps over %d characters, the last %d padding", steps, src, src-nReal),
 				decodingIn(r, steps, src, hidden, attn, span(nReal, src)...)},
@@ -60,6 +61,8 @@ var bahdanauSpec = Register(&Exercise[bahdanauFunc, DecodingIn, attnOut]{
 	},
 	Compare: Both("contexts", Matrix(tol), "weights", Matrix(tol)),
 	Hints: []Hint[DecodingIn, attnOut]{
+		{Name: "scaled", Message: "additive attention takes the scores v·tanh(…) as they are: no 1/√d scaling (that is scaled dot-product attention's)",
+			Wrong: bahdanauVariant(reference.BahdanauVariant{Scaled: true})},
 		{Name: "luong-order", Message: "step t scored with its new state s_t (Luong's order); in Bahdanau's order step t attends with the previous state s_{t−1}: the queries are dec[0 … T−1]",
 			Wrong: bahdanauVariant(reference.BahdanauVariant{Luong: true})},
 		{Name: "padding-attended", Message: "padding gets weight: set the scores where keep[s] is false to −1e9 (or −Inf) before the softmax",
@@ -111,7 +114,7 @@ func spanDetect(v reference.SpanVariant) func(SpanIn, float64) bool {
 	return func(in SpanIn, got float64) bool {
 		rows, cols := len(in.Weights), len(in.Weights[0])
 		outTo, srcTo := in.OutTo, in.SrcTo
-		if v.Inclusive {
+		if v.Inclusive || v.InclusiveN {
 			outTo, srcTo = outTo+1, srcTo+1
 		}
 		if v.Transposed {
@@ -143,15 +146,16 @@ var spanSpec = Register(&Exercise[func(weights [][]float64, outFrom, outTo, srcF
 		}
 	},
 	Hidden: func(r *random.Source) []Case[SpanIn] {
-		rows, cols := intIn(r, 3, 12), intIn(r, 3, 16)
+		// Output spans of two rows or more: over one row the sum is the mean.
+		rows, cols := intIn(r, 4, 12), intIn(r, 3, 16)
 		w := attentionRows(r, rows, cols)
-		of, sf := intIn(r, 0, rows-2), intIn(r, 0, cols-2)
-		ot, st := intIn(r, of+1, rows-1), intIn(r, sf+1, cols-1)
-		n := intIn(r, 3, 8)
+		of, sf := intIn(r, 0, rows-3), intIn(r, 0, cols-2)
+		ot, st := intIn(r, of+2, rows-1), intIn(r, sf+1, cols-1)
+		n := intIn(r, 4, 8)
 		return []Case[SpanIn]{
 			{fmt.Sprintf("%d×%d weights, output [%d, %d) on source [%d, %d)", rows, cols, of, ot, sf, st), spanIn(w, of, ot, sf, st)},
 			{"one output character", spanIn(w, rows-1, rows, 0, intIn(r, 1, cols))},
-			{"square weights", spanIn(attentionRows(r, n, n), 0, intIn(r, 1, n-1), intIn(r, 1, n-2), n-1)},
+			{"square weights", spanIn(attentionRows(r, n, n), 0, intIn(r, 2, n-1), intIn(r, 1, n-2), n-1)},
 		}
 	},
 	Compare: func(got, want float64) *Diff {
@@ -165,7 +169,9 @@ var spanSpec = Register(&Exercise[func(weights [][]float64, outFrom, outTo, srcF
 		{Name: "sum-not-mean", Message: "this is the total over the output characters: the mass is their mean, divide by outTo − outFrom",
 			Detect: spanDetect(reference.SpanVariant{Sum: true})},
 		{Name: "inclusive-end", Message: "the spans are [From, To): To is one past the last position, so t < outTo and s < srcTo",
-			Detect: spanDetect(reference.SpanVariant{Inclusive: true})},
+			Detect: func(in SpanIn, got float64) bool {
+				return spanDetect(reference.SpanVariant{Inclusive: true})(in, got) || spanDetect(reference.SpanVariant{InclusiveN: true})(in, got)
+			}},
 		{Name: "transposed", Message: "weights is [output][source]: row t is output character t, column s source character s",
 			Detect: spanDetect(reference.SpanVariant{Transposed: true})},
 	},

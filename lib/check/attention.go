@@ -41,13 +41,15 @@ var softmaxSpec = Register(&Exercise[func([]float64, float64) []float64, Softmax
 	},
 	Hidden: func(r *random.Source) []Case[SoftmaxIn] {
 		n, t := intIn(r, 2, 12), floatIn(r, 0.3, 5)
+		// ±2000: exp overflows (or every term underflows to 0) at any
+		// temperature up to 2 unless the largest logit is subtracted.
 		big := scaled(r.Normal(1, 4)[0], 3)
 		for i := range big {
-			big[i] += 1000
+			big[i] += 2000
 		}
 		low := r.Normal(1, 3)[0]
 		for i := range low {
-			low[i] -= 1000
+			low[i] -= 2000
 		}
 		return []Case[SoftmaxIn]{
 			{fmt.Sprintf("%d random logits, temperature %.2f", n, t), SoftmaxIn{Logits: scaled(r.Normal(1, n)[0], 3), Temperature: t}},
@@ -123,8 +125,15 @@ var attentionSpec = Register(&Exercise[func(q, k, v [][]float64) ([][]float64, [
 		}
 	},
 	Hidden: func(r *random.Source) []Case[QKV] {
+		// d_v ≠ d_k, and d_k ≥ 2: scaling by √d_v, or not at all, shows.
 		n, dk, dv := intIn(r, 2, 7), intIn(r, 2, 9), intIn(r, 1, 6)
-		nq, nk, cdk, cdv := intIn(r, 1, 7), intIn(r, 2, 7), intIn(r, 1, 9), intIn(r, 1, 6)
+		nq, nk, cdk, cdv := intIn(r, 1, 7), intIn(r, 2, 7), intIn(r, 2, 9), intIn(r, 1, 6)
+		if dv == dk {
+			dv++
+		}
+		if cdv == cdk {
+			cdv++
+		}
 		large := qkvFrom(r, 3, 4, 16, 2)
 		large.Q = scaledM(large.Q, 30)
 		return []Case[QKV]{

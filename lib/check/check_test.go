@@ -80,9 +80,12 @@ func TestSoftmax(t *testing.T) {
 		{"no temperature", func(x []float64, temp float64) []float64 { return reference.Softmax(x, 1) }, "no-temperature"},
 		{"naive exp", naive, "overflow"},
 	}
+	var mutants []hintCase[func([]float64, float64) []float64]
 	for _, tc := range tests {
 		wrong(t, tc.name, softmaxSpec.Run(tc.f, true), tc.hint)
+		mutants = append(mutants, hintCase[func([]float64, float64) []float64]{tc.name, tc.hint, tc.f})
 	}
+	expectKilled(t, softmaxSpec, func(x []float64, temp float64) []float64 { return reference.Softmax(x, temp) }, mutants)
 }
 
 func TestAttention(t *testing.T) {
@@ -99,20 +102,28 @@ func TestAttention(t *testing.T) {
 		{"√d_v", reference.AttentionVariant{SqrtDV: true}, "sqrt-dv"},
 		{"softmax over columns", reference.AttentionVariant{ColumnSoftmax: true}, "column-softmax"},
 	}
+	type attnFunc = func(q, k, v [][]float64) ([][]float64, [][]float64)
+	var mutants []hintCase[attnFunc]
 	for _, tc := range tests {
 		wrong(t, tc.name, attentionSpec.Run(variant(tc.vr), true), tc.hint)
+		mutants = append(mutants, hintCase[attnFunc]{tc.name, tc.hint, variant(tc.vr)})
 	}
 	transposed := func(q, k, v [][]float64) ([][]float64, [][]float64) {
 		o, w := reference.Attention(q, k, v, nil, reference.AttentionVariant{})
 		return o, reference.Transpose(w)
 	}
 	wrong(t, "weights transposed", attentionSpec.Run(transposed, true), "shape")
+	expectKilled(t, attentionSpec, variant(reference.AttentionVariant{}), append(mutants, hintCase[attnFunc]{"weights transposed", "shape", transposed}))
 }
 
 func TestMasks(t *testing.T) {
 	full(t, paddingSpec.Run(func(ids [][]int, pad int) [][]float64 { return reference.PaddingMask(ids, pad) }, true))
 	wrong(t, "inverted padding", paddingSpec.Run(func(ids [][]int, pad int) [][]float64 { return invert(reference.PaddingMask(ids, pad)) }, true), "inverted")
 	wrong(t, "pad 0", paddingSpec.Run(func(ids [][]int, pad int) [][]float64 { return reference.PaddingMask(ids, 0) }, true), "pad-zero")
+	expectKilled(t, paddingSpec, func(ids [][]int, pad int) [][]float64 { return reference.PaddingMask(ids, pad) }, []hintCase[func([][]int, int) [][]float64]{
+		{"inverted padding", "inverted", func(ids [][]int, pad int) [][]float64 { return invert(reference.PaddingMask(ids, pad)) }},
+		{"pad 0", "pad-zero", func(ids [][]int, pad int) [][]float64 { return reference.PaddingMask(ids, 0) }},
+	})
 
 	full(t, causalSpec.Run(func(n int) [][]float64 { return reference.CausalMask(n, false, false) }, true))
 	tests := []struct {
@@ -123,9 +134,12 @@ func TestMasks(t *testing.T) {
 		{"diagonal masked", func(n int) [][]float64 { return reference.CausalMask(n, true, false) }, "diagonal"},
 		{"future open", func(n int) [][]float64 { return reference.CausalMask(n, false, true) }, "future-open"},
 	}
+	var mutants []hintCase[func(int) [][]float64]
 	for _, tc := range tests {
 		wrong(t, tc.name, causalSpec.Run(tc.f, true), tc.hint)
+		mutants = append(mutants, hintCase[func(int) [][]float64]{tc.name, tc.hint, tc.f})
 	}
+	expectKilled(t, causalSpec, func(n int) [][]float64 { return reference.CausalMask(n, false, false) }, mutants)
 }
 
 func TestMaskedSelfAttention(t *testing.T) {
@@ -145,9 +159,12 @@ func TestMaskedSelfAttention(t *testing.T) {
 		{"missing 1/√d_k", reference.AttentionVariant{NoScale: true}, "no-scale"},
 		{"softmax over columns", reference.AttentionVariant{ColumnSoftmax: true}, "column-softmax"},
 	}
+	var mutants []hintCase[func(x, wq, wk, wv [][]float64) [][]float64]
 	for _, tc := range tests {
 		wrong(t, tc.name, maskedSpec.Run(variant(tc.vr), true), tc.hint)
+		mutants = append(mutants, hintCase[func(x, wq, wk, wv [][]float64) [][]float64]{tc.name, tc.hint, variant(tc.vr)})
 	}
+	expectKilled(t, maskedSpec, variant(reference.AttentionVariant{}), mutants)
 }
 
 func TestScores(t *testing.T) {
@@ -173,6 +190,36 @@ func TestScores(t *testing.T) {
 	wrong(t, "concat key first", concatSpec.Run(func(q []float64, keys, w [][]float64, v []float64) []float64 {
 		return keyFirst(ScoreIn{Query: q, Keys: keys, W: w, V: v})
 	}, true), "key-first")
+	type additiveFunc = func(q []float64, keys, w1, w2 [][]float64, v []float64) []float64
+	expectKilled(t, additiveSpec, reference.AdditiveScores, []hintCase[additiveFunc]{
+		{"W1/W2 swapped", "w1-w2-swapped", func(q []float64, keys, w1, w2 [][]float64, v []float64) []float64 {
+			return reference.AdditiveScores(q, keys, w2, w1, v)
+		}},
+		{"without tanh", "no-tanh", func(q []float64, keys, w1, w2 [][]float64, v []float64) []float64 {
+			return noTanh(ScoreIn{Query: q, Keys: keys, W1: w1, W2: w2, V: v})
+		}},
+	})
+	expectKilled(t, dotSpec, reference.DotScores, []hintCase[func(q []float64, keys [][]float64) []float64]{
+		{"softmaxed", "softmaxed", func(q []float64, keys [][]float64) []float64 {
+			return reference.Softmax(reference.DotScores(q, keys), 1)
+		}},
+	})
+	expectKilled(t, generalSpec, reference.GeneralScores, []hintCase[func(q []float64, keys, w [][]float64) []float64]{
+		{"without W", "no-w", func(q []float64, keys, w [][]float64) []float64 {
+			if len(q) != len(keys[0]) {
+				return make([]float64, len(keys))
+			}
+			return reference.DotScores(q, keys)
+		}},
+		{"Wᵀ", "", func(q []float64, keys, w [][]float64) []float64 {
+			return reference.GeneralScores(q, keys, reference.Transpose(w))
+		}},
+	})
+	expectKilled(t, concatSpec, reference.ConcatScores, []hintCase[func(q []float64, keys, w [][]float64, v []float64) []float64]{
+		{"key first", "key-first", func(q []float64, keys, w [][]float64, v []float64) []float64 {
+			return keyFirst(ScoreIn{Query: q, Keys: keys, W: w, V: v})
+		}},
+	})
 }
 
 // TestNeverPassesOnFailure: a panic, an endless loop, NaN, the TODO stub

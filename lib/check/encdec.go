@@ -56,8 +56,9 @@ var crossSpec = Register(&Exercise[crossFunc, CrossIn, attnOut]{
 	Hidden: func(r *random.Source) []Case[CrossIn] {
 		src := intIn(r, 4, 9)
 		return []Case[CrossIn]{
-			{fmt.Sprintf("%d source tokens, some padding", src), crossIn(r, intIn(r, 2, 7), src, intIn(r, 2, 6), intIn(r, 1, 5), intIn(r, 1, 4), intIn(r, 1, src-1))},
-			{"a target longer than the source", crossIn(r, intIn(r, 6, 9), intIn(r, 2, 5), intIn(r, 2, 5), intIn(r, 1, 4), intIn(r, 1, 4), 1)},
+			// d_k ≥ 2 and at least two real keys: otherwise 1/√d_k changes nothing.
+			{fmt.Sprintf("%d source tokens, some padding", src), crossIn(r, intIn(r, 2, 7), src, intIn(r, 2, 6), intIn(r, 2, 5), intIn(r, 1, 4), intIn(r, 1, src-2))},
+			{"a target longer than the source", crossIn(r, intIn(r, 6, 9), intIn(r, 3, 5), intIn(r, 2, 5), intIn(r, 2, 4), intIn(r, 1, 4), 1)},
 			{"one target token, no padding", crossIn(r, 1, intIn(r, 2, 6), intIn(r, 2, 5), intIn(r, 1, 4), intIn(r, 1, 4), 0)},
 		}
 	},
@@ -134,7 +135,7 @@ var maskSpec = Register(&Exercise[func(tgt []int, pad int) [][]bool, TokensIn, [
 	},
 	Hidden: func(r *random.Source) []Case[TokensIn] {
 		n, pads := intIn(r, 3, 8), intIn(r, 1, 4)
-		pad := intIn(r, 0, 2)
+		pad := intIn(r, 1, 2) // not 0: a mask that takes 0 for the padding is caught
 		withPad := tokens(r, n, pads)
 		for i := n; i < len(withPad); i++ {
 			withPad[i] = pad

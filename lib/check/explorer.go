@@ -72,13 +72,16 @@ var sentenceSpec = Register(&Exercise[sentenceFunc, SentenceIn, HeatmapOut]{
 			for i := range w {
 				w[i] = words[intIn(r, 0, len(words)-1)]
 			}
-			return strings.Join(w, " ")
+			// A capital first letter and a full stop against the last
+			// word: splitting on spaces is not tokenizing.
+			s := strings.Join(w, " ")
+			return strings.ToUpper(s[:1]) + s[1:] + "."
 		}
 		short, long := intIn(r, 2, 5), intIn(r, 4, 7)
 		return []Case[SentenceIn]{
 			{fmt.Sprintf("%d words, maxLen %d: padded", short, short+3), SentenceIn{Sentence: sentence(short), MaxLen: short + intIn(r, 2, 4)}},
 			{fmt.Sprintf("%d words, maxLen %d: cut", long+3, long), SentenceIn{Sentence: sentence(long + 3), MaxLen: long}},
-			{"exactly maxLen words", SentenceIn{Sentence: sentence(long), MaxLen: long}},
+			{"exactly maxLen tokens", SentenceIn{Sentence: sentence(long - 1), MaxLen: long}},
 			{"negative maxLen (error)", SentenceIn{Sentence: sentence(short), MaxLen: -intIn(r, 1, 3)}},
 			{"an empty sentence (error)", SentenceIn{Sentence: "", MaxLen: long}},
 		}

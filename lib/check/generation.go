@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/attention-in-go/course/lib/check/internal/reference"
 	"github.com/attention-in-go/course/lib/exercise"
@@ -101,15 +102,39 @@ func LMTargets(f func(seq []int, pad int) (inputs, targets []int, mask []bool)) 
 	return lmSpec.Check(f)
 }
 
-func sampleVariant(vr reference.SampleVariant) func(SampleIn) int {
-	return func(in SampleIn) int { return reference.Sample(in.Logits, in.Temperature, in.TopK, in.U, vr) }
+func sampleVariant(vr reference.SampleVariant) func(SampleIn) []exercise.Draw {
+	return func(in SampleIn) []exercise.Draw {
+		out := make([]exercise.Draw, len(in.Us))
+		for i, u := range in.Us {
+			out[i] = exercise.Draw{U: u, ID: reference.Sample(in.Logits, in.Temperature, in.TopK, u, vr)}
+		}
+		return out
+	}
 }
 
-func compareID(got, want int) *Diff {
-	if got != want {
-		return &Diff{Where: "the sampled id", Want: fmt.Sprint(want), Got: fmt.Sprint(got)}
+// compareDraws compares the ids drawn at each uniform number: the same
+// inverse CDF, so the same distribution.
+func compareDraws(got, want []exercise.Draw) *Diff {
+	if len(got) != len(want) {
+		return &Diff{Msg: fmt.Sprintf("%d draws, expected %d", len(got), len(want))}
 	}
-	return nil
+	wrong, first := 0, -1
+	for i := range want {
+		if got[i].ID != want[i].ID {
+			wrong++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if wrong == 0 {
+		return nil
+	}
+	d := &Diff{Where: fmt.Sprintf("the id drawn at u = %.4f", want[first].U), Want: fmt.Sprint(want[first].ID), Got: fmt.Sprint(got[first].ID)}
+	if len(want) > 1 {
+		d.Where = fmt.Sprintf("%d of %d draws; the first, at u = %.4f", wrong, len(want), want[first].U)
+	}
+	return d
 }
 
 // logs returns the logits ln w_i: probabilities proportional to w at
@@ -122,7 +147,43 @@ func logs(w ...float64) []float64 {
 	return out
 }
 
-var sampleSpec = Register(&Exercise[func(logits []float64, temperature float64, topK int, u float64) int, SampleIn, int]{
+// strata returns n uniform numbers, one in each n-th of [0, 1): together
+// they trace the whole distribution of a sampler.
+func strata(r *random.Source, n int) []float64 {
+	us := make([]float64, n)
+	for i := range us {
+		us[i] = (float64(i) + r.Float64()) / float64(n)
+	}
+	return us
+}
+
+// awayFromOne is a temperature in [0.3, 0.7] or [1.5, 3]: far enough
+// from 1 that dividing, multiplying or dividing late all differ.
+func awayFromOne(r *random.Source) float64 {
+	if r.Float64() < 0.5 {
+		return 0.3 + 0.4*r.Float64()
+	}
+	return 1.5 + 1.5*r.Float64()
+}
+
+// tiedAtCut returns logits whose k-th and (k+1)-th largest are equal, at
+// ids in either order, so that top-k's tie rule decides which is kept.
+// They are close together (std 0.3), so that at a temperature above 1
+// every token, the tied ones too, has a share of the draws.
+func tiedAtCut(r *random.Source, n, k int) []float64 {
+	l := scaled(r.Normal(1, n)[0], 0.3)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return l[order[a]] > l[order[b]] })
+	l[order[k]] = l[order[k-1]]
+	return l
+}
+
+const draws = 64 // uniform numbers per hidden case
+
+var sampleSpec = Register(&Exercise[func(logits []float64, temperature float64, topK int, u float64) int, SampleIn, []exercise.Draw]{
 	ID: "sample", Title: "sampling with temperature and top-k", Points: 3,
 	Signature: "func Sample(logits []float64, temperature float64, topK int, u float64) int",
 	Task:      exercise.Sample,
@@ -130,47 +191,80 @@ var sampleSpec = Register(&Exercise[func(logits []float64, temperature float64, 
 	Cases: func() []Case[SampleIn] {
 		// p ∝ 1, 2, 3, 4 at T = 1: cumulative 0.1, 0.3, 0.6, 1.
 		l := logs(1, 2, 3, 4)
+		one := func(u float64) []float64 { return []float64{u} }
 		return []Case[SampleIn]{
-			{"T = 1, every token, u = 0.25", SampleIn{Logits: l, Temperature: 1, U: 0.25}},
-			{"T = 1, every token, u = 0.65", SampleIn{Logits: l, Temperature: 1, U: 0.65}},
-			{"T = 0.5 (p ∝ 1, 4, 9, 16), u = 0.2", SampleIn{Logits: l, Temperature: 0.5, U: 0.2}},
-			{"T = 2, u = 0.2", SampleIn{Logits: l, Temperature: 2, U: 0.2}},
-			{"top-2 (p = 3/7, 4/7), u = 0.3", SampleIn{Logits: l, Temperature: 1, TopK: 2, U: 0.3}},
-			{"top-2 of p ∝ 4, 3, 2, 1 (p = 4/7, 3/7), u = 0.5", SampleIn{Logits: logs(4, 3, 2, 1), Temperature: 1, TopK: 2, U: 0.5}},
-			{"top-1 of 5 logits, u = 0.99", SampleIn{Logits: logs(5, 1, 9, 2, 3), Temperature: 1, TopK: 1, U: 0.99}},
-			{"T = 0: greedy", SampleIn{Logits: logs(1, 7, 2), Temperature: 0, U: 0.01}},
+			{"T = 1, every token, u = 0.25", SampleIn{Logits: l, Temperature: 1, Us: one(0.25)}},
+			{"T = 1, every token, u = 0.65", SampleIn{Logits: l, Temperature: 1, Us: one(0.65)}},
+			{"T = 0.5 (p ∝ 1, 4, 9, 16), u = 0.2", SampleIn{Logits: l, Temperature: 0.5, Us: one(0.2)}},
+			{"T = 2, u = 0.2", SampleIn{Logits: l, Temperature: 2, Us: one(0.2)}},
+			{"top-2 (p = 3/7, 4/7), u = 0.3", SampleIn{Logits: l, Temperature: 1, TopK: 2, Us: one(0.3)}},
+			{"top-2 of p ∝ 4, 3, 2, 1 (p = 4/7, 3/7), u = 0.5", SampleIn{Logits: logs(4, 3, 2, 1), Temperature: 1, TopK: 2, Us: one(0.5)}},
+			{"top-2 of p ∝ 1, 3, 3, 2: a tie, the lower id kept (p = 1/2, 1/2), u = 0.9", SampleIn{Logits: logs(1, 3, 3, 2), Temperature: 1, TopK: 2, Us: one(0.9)}},
+			{"top-1 of 5 logits, u = 0.99", SampleIn{Logits: logs(5, 1, 9, 2, 3), Temperature: 1, TopK: 1, Us: one(0.99)}},
+			{"T = 0: greedy", SampleIn{Logits: logs(1, 7, 2), Temperature: 0, Us: one(0.01)}},
+			{"T = 0 with a tie: the lower id", SampleIn{Logits: logs(1, 7, 2, 7), Temperature: 0, Us: one(0.5)}},
 		}
 	},
+	// Each hidden case draws at 64 uniform numbers, one in each 64th of
+	// [0, 1): the ids drawn trace the whole distribution, which a single
+	// draw cannot tell from a wrong one.
 	Hidden: func(r *random.Source) []Case[SampleIn] {
 		n := intIn(r, 5, 12)
 		l := r.Normal(1, n)[0]
 		for i := range l {
 			l[i] *= 2
 		}
+		k := intIn(r, 2, n-2)
+		big := r.Normal(1, n)[0]
+		for i := range big {
+			big[i] += 1000
+		}
+		tied := tiedAtCut(r, n, k)
+		t1, t2, t3, t4 := awayFromOne(r), awayFromOne(r), 1.5+1.5*r.Float64(), 0.5+0.8*r.Float64()
+		bigK := 0 // every token, or at least two: with one kept, nothing overflows
+		if r.Float64() < 0.5 {
+			bigK = intIn(r, 2, n-1)
+		}
+		top := r.Normal(1, n)[0]
+		i := intIn(r, 1, n-2) // not id 0: what a NaN comparison leaves
+		j := intIn(r, i+1, n-1)
+		top[i], top[j] = 9, 9
 		return []Case[SampleIn]{
-			{fmt.Sprintf("%d logits, T = 1", n), SampleIn{Logits: l, Temperature: 1, U: r.Float64()}},
-			{fmt.Sprintf("%d logits, T = 0.7", n), SampleIn{Logits: l, Temperature: 0.7, U: r.Float64()}},
-			{fmt.Sprintf("%d logits, T = 1.5, top-3", n), SampleIn{Logits: l, Temperature: 1.5, TopK: 3, U: r.Float64()}},
-			{"top-2, a small u", SampleIn{Logits: l, Temperature: 1, TopK: 2, U: r.Float64() * 0.2}},
-			{"T = 0: greedy", SampleIn{Logits: l, Temperature: 0, TopK: intIn(r, 0, 3), U: r.Float64()}},
+			{fmt.Sprintf("%d logits, T = %.2f", n, t1), SampleIn{Logits: l, Temperature: t1, Us: strata(r, draws)}},
+			{fmt.Sprintf("%d logits, T = 1", n), SampleIn{Logits: l, Temperature: 1, Us: strata(r, draws)}},
+			{fmt.Sprintf("%d logits, T = %.2f, top-%d", n, t2, k), SampleIn{Logits: l, Temperature: t2, TopK: k, Us: strata(r, draws)}},
+			{fmt.Sprintf("top-%d with a tie at the cut, T = %.2f", k, t3), SampleIn{Logits: tied, Temperature: t3, TopK: k, Us: strata(r, draws)}},
+			{fmt.Sprintf("logits near 1000, T = %.2f: exp overflows unless the largest is subtracted", t4), SampleIn{Logits: big, Temperature: t4, TopK: bigK, Us: strata(r, draws)}},
+			{"T = 0: greedy, two largest logits equal", SampleIn{Logits: top, Temperature: 0, TopK: intIn(r, 0, 3), Us: strata(r, 8)}},
 		}
 	},
 	// lesson 10's sampler (gpt.Sampler's Probs and Pick) is the
 	// exercise, and attention.SoftmaxOf its softmax.
 	Deny:    []string{"lib/attention.SoftmaxOf", "lib/gpt.Sampler"},
 	Allow:   StdOnly,
-	Compare: compareID,
-	Hints: []Hint[SampleIn, int]{
+	Compare: compareDraws,
+	Hints: []Hint[SampleIn, []exercise.Draw]{
 		{Name: "temperature-times", Message: "divide the logits by the temperature (softmax(logits/T)): a low T sharpens the distribution, a high T flattens it",
 			Wrong: sampleVariant(reference.SampleVariant{TemperatureTimes: true})},
+		{Name: "temperature-after", Message: "the temperature divides the logits before the softmax, not the probabilities after it",
+			Wrong: sampleVariant(reference.SampleVariant{TemperatureAfter: true})},
 		{Name: "top-k-ignored", Message: "with topK > 0, keep only the topK largest logits and give the others probability 0",
 			Wrong: sampleVariant(reference.SampleVariant{TopKIgnored: true})},
 		{Name: "top-k-smallest", Message: "top-k keeps the k largest logits, not the k smallest",
 			Wrong: sampleVariant(reference.SampleVariant{TopKSmallest: true})},
+		{Name: "ties", Message: "among equal logits the lower id comes first — at the top-k cut and at T = 0: sort the ids with sort.SliceStable, largest logit first, and keep exactly topK",
+			Detect: func(in SampleIn, got []exercise.Draw) bool {
+				return compareDraws(got, sampleVariant(reference.SampleVariant{TiesHigherFirst: true})(in)) == nil ||
+					compareDraws(got, sampleVariant(reference.SampleVariant{TopKThreshold: true})(in)) == nil
+			}},
+		{Name: "top-k-plus-one", Message: "keep exactly topK tokens: the first topK ids of the sorted order, not topK+1",
+			Wrong: sampleVariant(reference.SampleVariant{TopKPlusOne: true})},
 		{Name: "not-renormalized", Message: "after dropping tokens, the kept probabilities must sum to 1: take the softmax over the kept tokens only",
 			Wrong: sampleVariant(reference.SampleVariant{NotRenormalized: true})},
+		{Name: "overflow", Message: "subtract the largest scaled logit before exp: exp(1000/T) is +Inf, and Inf/Inf is NaN",
+			Wrong: sampleVariant(reference.SampleVariant{NoMaxSubtraction: true})},
 		{Name: "greedy", Message: "temperature 0 is greedy decoding: return the id of the largest logit (dividing by 0 gives NaN or Inf)",
-			Detect: func(in SampleIn, got int) bool { return in.Temperature == 0 }},
+			Detect: func(in SampleIn, got []exercise.Draw) bool { return in.Temperature == 0 }},
 	},
 })
 

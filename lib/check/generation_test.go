@@ -96,6 +96,7 @@ func TestDecoderMaskHints(t *testing.T) {
 		{"j >= i", "diagonal-hidden", variant(reference.MaskVariant{Diagonal: true})},
 		{"padded rows", "padding-rows", variant(reference.MaskVariant{PaddingRows: true})},
 		{"true = visible", "inverted", variant(reference.MaskVariant{Inverted: true})},
+		{"pad taken as 0", "no-padding", func(tgt []int, pad int) [][]bool { return reference.DecoderMask(tgt, 0, reference.MaskVariant{}) }},
 	})
 }
 
@@ -187,6 +188,11 @@ func TestSampleHints(t *testing.T) {
 		{"no top-k", "top-k-ignored", variant(reference.SampleVariant{TopKIgnored: true})},
 		{"the k smallest", "top-k-smallest", variant(reference.SampleVariant{TopKSmallest: true})},
 		{"not renormalised", "not-renormalized", variant(reference.SampleVariant{NotRenormalized: true})},
+		{"T after the softmax", "temperature-after", variant(reference.SampleVariant{TemperatureAfter: true})},
+		{"top-k+1", "top-k-plus-one", variant(reference.SampleVariant{TopKPlusOne: true})},
+		{"top-k keeps every logit ≥ the k-th", "ties", variant(reference.SampleVariant{TopKThreshold: true})},
+		{"ties: the higher id first", "ties", variant(reference.SampleVariant{TiesHigherFirst: true})},
+		{"no max subtracted", "overflow", variant(reference.SampleVariant{NoMaxSubtraction: true})},
 		{"T = 0 divides by 0", "greedy", func(l []float64, temp float64, k int, u float64) int {
 			if temp == 0 {
 				return 0 // what a NaN comparison leaves: the first id

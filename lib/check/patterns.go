@@ -337,7 +337,7 @@ var localSpec = Register(&Exercise[localFunc, WindowIn, attnOut]{
 		w := intIn(r, 1, n/2)
 		m := intIn(r, 2, 6)
 		return []Case[WindowIn]{
-			{fmt.Sprintf("%d tokens, window %d", n, w), windowInFrom(r, n, n, intIn(r, 1, 8), intIn(r, 1, 5), w)},
+			{fmt.Sprintf("%d tokens, window %d", n, w), windowInFrom(r, n, n, intIn(r, 2, 8), intIn(r, 1, 5), w)}, // d_k ≥ 2: 1/√d_k matters
 			{"window 0: every token sees itself only", windowInFrom(r, m, m, intIn(r, 1, 6), intIn(r, 1, 4), 0)},
 			{"a window as long as the sequence: full attention", windowInFrom(r, m, m, intIn(r, 1, 6), intIn(r, 1, 4), m+intIn(r, 0, 3))},
 			{"one token", windowInFrom(r, 1, 1, intIn(r, 1, 6), intIn(r, 1, 6), intIn(r, 0, 3))},

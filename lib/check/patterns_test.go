@@ -3,6 +3,9 @@ package check
 import (
 	"errors"
 	"math"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/attention-in-go/course/lib/attention"
@@ -34,6 +37,48 @@ func expectHints[F, In, Out any](t *testing.T, e *Exercise[F, In, Out], solution
 		}
 		if got != w.hint || res.Points >= float64(e.Points) {
 			t.Errorf("%s, wrong implementation %q: want hint %q and < %d points, got %v points:\n%s", e.ID, w.name, w.hint, e.Points, res.Points, res.Report())
+		}
+	}
+	expectKilled(t, e, solution, wrong)
+}
+
+// mutationSeeds is how many grading seeds expectKilled tries:
+// COURSE_MUTATION_SEEDS (make mutation sets 1,000), else 40.
+func mutationSeeds() int {
+	if n, err := strconv.Atoi(os.Getenv("COURSE_MUTATION_SEEDS")); err == nil && n > 0 {
+		return n
+	}
+	return 40
+}
+
+// expectKilled grades each wrong implementation as the grader would, on
+// many seeds' hidden cases: it must score below full marks on at least
+// 99.9 % of them (on every seed, below 1,000), and the solution must
+// score full marks on every one. The rates are logged (go test -v).
+func expectKilled[F, In, Out any](t *testing.T, e *Exercise[F, In, Out], solution F, wrong []hintCase[F]) {
+	t.Helper()
+	if e.Hidden == nil || e.GradeHiddenOnly {
+		return
+	}
+	n := mutationSeeds()
+	if !strings.HasSuffix(packageOf(e.Task.Call), "/lib/exercise") && n > 5 {
+		n = 5 // graph exercises build graphs per case: a few seeds
+	}
+	for seed := range uint64(n) {
+		if res := e.RunSeed(solution, seed+1); res.Points != float64(e.Points) {
+			t.Fatalf("%s: the solution scores %v/%d on seed %d:\n%s", e.ID, res.Points, e.Points, seed+1, res.Report())
+		}
+	}
+	for _, w := range wrong {
+		full := 0
+		for seed := range uint64(n) {
+			if res := e.RunSeed(w.f, seed+1); res.Points >= float64(e.Points) {
+				full++
+			}
+		}
+		t.Logf("mutation %s/%s: full marks on %d of %d seeds", e.ID, w.name, full, n)
+		if full > n/1000 {
+			t.Errorf("%s, wrong implementation %q scores full marks on %d of %d seeds: the hidden cases do not tell it from a right one", e.ID, w.name, full, n)
 		}
 	}
 }

@@ -91,7 +91,9 @@ func peHidden(r *random.Source) []Case[PEIn] {
 	bases := []float64{10, 100, 1000, 10000}
 	seq, d := intIn(r, 5, 60), 2*intIn(r, 2, 48)
 	odd := 2*intIn(r, 1, 6) + 1
+	b := bases[intIn(r, 0, 2)] // not 10000: a base ignored shows
 	return []Case[PEIn]{
+		{fmt.Sprintf("%d positions, d = %d, base %g", seq, d, b), PEIn{Seq: seq, D: d, Base: b}},
 		{fmt.Sprintf("%d positions, d = %d", seq, d), PEIn{Seq: seq, D: d, Base: bases[intIn(r, 0, 3)]}},
 		{fmt.Sprintf("odd d = %d", odd), PEIn{Seq: intIn(r, 2, 12), D: odd, Base: bases[intIn(r, 0, 3)]}},
 		{"one position", PEIn{Seq: 1, D: 2 * intIn(r, 1, 5), Base: 10000}},
@@ -114,6 +116,10 @@ func peHints() []Hint[PEIn, [][]float64] {
 			Wrong: wrong(PEVariant{NoTwo: true})},
 		{Name: "odd-d", Message: "with an odd d the last column d−1 is a sine without its cosine: loop over the columns j, not over the pairs",
 			Wrong: wrong(PEVariant{EvenOnly: true})},
+		{Name: "base-ignored", Message: "use the base n you are given in n^(2i/d), not 10000 (the paper's choice)",
+			Detect: func(in PEIn, got [][]float64) bool {
+				return in.Base != 10000 && Matrix(tol)(got, reference.PositionalEncoding(in.Seq, in.D, 10000)) == nil
+			}},
 		{Name: "shape", Message: "the encoding is [seqLen][d]: one row per position, one column per dimension",
 			Detect: func(in PEIn, got [][]float64) bool {
 				return shape(got, reference.PositionalEncoding(in.Seq, in.D, in.Base)) != nil

@@ -44,6 +44,7 @@ func TestPEHints(t *testing.T) {
 		{"exponent i/d", "exponent-i", variant(PEVariant{NoTwo: true})},
 		{"loop over pairs (odd d)", "odd-d", variant(PEVariant{EvenOnly: true})},
 		{"transposed", "shape", func(s, d int, n float64) [][]float64 { return reference.Transpose(peSolution(s, d, n)) }},
+		{"base ignored", "base-ignored", func(s, d int, n float64) [][]float64 { return peSolution(s, d, 10000) }},
 	})
 }
 

@@ -141,6 +141,9 @@ func learnerBahdanau(mode string) bahdanauFunc {
 					}
 					scores[t][s] += v[a] * math.Tanh(x)
 				}
+				if mode == "scaled" {
+					scores[t][s] /= math.Sqrt(float64(attn))
+				}
 				if !keep[s] && mode != "nomask" && mode != "after" {
 					scores[t][s] = math.Inf(-1)
 				}
@@ -195,6 +198,7 @@ func learnerBahdanau(mode string) bahdanauFunc {
 func TestBahdanauAttention(t *testing.T) {
 	expectHints(t, bahdanauSpec, learnerBahdanau(""), []hintCase[bahdanauFunc]{
 		{"Luong order", "luong-order", learnerBahdanau("luong")},
+		{"scores scaled by 1/√d_attn", "scaled", learnerBahdanau("scaled")},
 		{"no mask", "padding-attended", learnerBahdanau("nomask")},
 		{"mask after the softmax", "mask-after-softmax", learnerBahdanau("after")},
 		{"softmax over the steps", "softmax-over-steps", learnerBahdanau("steps")},
@@ -212,8 +216,12 @@ func TestBahdanauAttention(t *testing.T) {
 
 func learnerSpan(mode string) func(w [][]float64, of, ot, sf, st int) float64 {
 	return func(w [][]float64, of, ot, sf, st int) float64 {
-		if mode == "inclusive" {
+		rows := ot - of
+		if mode == "inclusive" || mode == "inclusive-n" {
 			ot, st = ot+1, st+1
+		}
+		if mode == "inclusive" {
+			rows++
 		}
 		sum := 0.0
 		for t := of; t < ot; t++ {
@@ -234,7 +242,7 @@ func learnerSpan(mode string) func(w [][]float64, of, ot, sf, st int) float64 {
 		if mode == "sum" {
 			return sum
 		}
-		return sum / float64(ot-of)
+		return sum / float64(rows)
 	}
 }
 
@@ -242,6 +250,7 @@ func TestSpanMass(t *testing.T) {
 	expectHints(t, spanSpec, learnerSpan(""), []hintCase[func([][]float64, int, int, int, int) float64]{
 		{"the sum, not the mean", "sum-not-mean", learnerSpan("sum")},
 		{"To inclusive", "inclusive-end", learnerSpan("inclusive")},
+		{"To inclusive, divided by To − From", "inclusive-end", learnerSpan("inclusive-n")},
 		{"weights read [source][output]", "transposed", learnerSpan("transposed")},
 	})
 }

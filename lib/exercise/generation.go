@@ -4,6 +4,8 @@ package exercise
 // and loss mask, sampling with temperature and top-k, and attention with
 // a key–value cache.
 
+import "slices"
+
 // LMOut is LMTargets' result.
 type LMOut struct {
 	Inputs, Targets []int
@@ -21,19 +23,31 @@ var LMTargets = &Task[func(seq []int, pad int) (inputs, targets []int, mask []bo
 
 // SampleIn is an input of the sampling exercise: logits over the
 // vocabulary, the temperature, top-k (0: every token) and the uniform
-// number U in [0, 1) that makes the draw reproducible.
+// numbers Us in [0, 1), one draw each: a draw is reproducible, and many
+// of them show the whole distribution (its inverse CDF at each u).
 type SampleIn struct {
 	Logits      []float64
 	Temperature float64
 	TopK        int
-	U           float64
+	Us          []float64
 }
 
-// Sample: func Sample(logits []float64, temperature float64, topK int, u float64) int.
-var Sample = &Task[func(logits []float64, temperature float64, topK int, u float64) int, SampleIn, int]{
+// Draw is one draw of a sampler: the uniform number and the id drawn.
+type Draw struct {
+	U  float64
+	ID int
+}
+
+// Sample: func Sample(logits []float64, temperature float64, topK int, u float64) int,
+// called once per uniform number of the input.
+var Sample = &Task[func(logits []float64, temperature float64, topK int, u float64) int, SampleIn, []Draw]{
 	ID: "sample",
-	Call: func(f func(logits []float64, temperature float64, topK int, u float64) int, in SampleIn) int {
-		return f(in.Logits, in.Temperature, in.TopK, in.U)
+	Call: func(f func(logits []float64, temperature float64, topK int, u float64) int, in SampleIn) []Draw {
+		out := make([]Draw, len(in.Us))
+		for i, u := range in.Us {
+			out[i] = Draw{U: u, ID: f(slices.Clone(in.Logits), in.Temperature, in.TopK, u)}
+		}
+		return out
 	},
 }
 

@@ -1,5 +1,7 @@
 package reference
 
+import "math"
+
 // This file holds the references of lesson 07's exercises: the
 // attention of a decoding in Bahdanau's order, and the attention mass an
 // output span puts on a source span.
@@ -11,6 +13,7 @@ type BahdanauVariant struct {
 	MaskAfter   bool // padded weights zeroed after the softmax, not renormalised
 	StepSoftmax bool // softmax over the decoder steps (each source column) instead of the source
 	W1W2Swapped bool // the decoder state through W2 and the encoder states through W1
+	Scaled      bool // the scores divided by √d_attn, as in scaled dot-product attention
 }
 
 // BahdanauAttention is the attention of a decoding of T steps in
@@ -31,6 +34,11 @@ func BahdanauAttention(dec, enc [][]float64, keep []bool, w1, w2 [][]float64, v 
 			scores[t] = AdditiveScores(q, enc, w2, w1, v)
 		} else {
 			scores[t] = AdditiveScores(q, enc, w1, w2, v)
+		}
+		if vr.Scaled {
+			for s := range scores[t] {
+				scores[t][s] /= math.Sqrt(float64(len(v)))
+			}
 		}
 		if !vr.NoMask && !vr.MaskAfter {
 			for s := range scores[t] {
@@ -70,6 +78,7 @@ func BahdanauAttention(dec, enc [][]float64, keep []bool, w1, w2 [][]float64, v 
 type SpanVariant struct {
 	Sum        bool // the total over the output rows, not their mean
 	Inclusive  bool // To taken as the last position, not one past it
+	InclusiveN bool // To taken as the last position, the mean still over To − From rows
 	Transposed bool // weights read as [source][output]
 }
 
@@ -78,8 +87,12 @@ type SpanVariant struct {
 //
 //	mass = 1/(outTo − outFrom) · Σ_t Σ_s weights[t][s]
 func SpanMass(weights [][]float64, outFrom, outTo, srcFrom, srcTo int, v SpanVariant) float64 {
-	if v.Inclusive {
+	rows := outTo - outFrom
+	if v.Inclusive || v.InclusiveN {
 		outTo, srcTo = outTo+1, srcTo+1
+	}
+	if v.Inclusive {
+		rows++
 	}
 	total := 0.0
 	for t := outFrom; t < outTo; t++ {
@@ -94,5 +107,5 @@ func SpanMass(weights [][]float64, outFrom, outTo, srcFrom, srcTo int, v SpanVar
 	if v.Sum {
 		return total
 	}
-	return total / float64(outTo-outFrom)
+	return total / float64(rows)
 }

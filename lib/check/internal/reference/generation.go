@@ -2,6 +2,7 @@ package reference
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -43,9 +44,14 @@ func LMTargets(seq []int, pad int, vr LMVariant) (inputs, targets []int, mask []
 // SampleVariant selects the reference (zero value) or one usual mistake.
 type SampleVariant struct {
 	TemperatureTimes bool // logits·T instead of logits/T
+	TemperatureAfter bool // softmax(logits), then each probability divided by T
 	TopKIgnored      bool // every token kept
 	TopKSmallest     bool // the k smallest logits kept
+	TopKPlusOne      bool // topK+1 tokens kept
+	TopKThreshold    bool // every logit ≥ the k-th largest kept: ties at the cut all kept
+	TiesHigherFirst  bool // among equal logits, the higher id kept first (and drawn first at T = 0)
 	NotRenormalized  bool // softmax over every token, then the others dropped without renormalising
+	NoMaxSubtraction bool // exp of the scaled logits as they are: overflows
 }
 
 // Sample draws one token id from logits with a given uniform number u in
@@ -60,18 +66,12 @@ type SampleVariant struct {
 //     cumulative probability exceeds u (the last kept id if rounding
 //     leaves u above the total).
 func Sample(logits []float64, temperature float64, topK int, u float64, vr SampleVariant) int {
-	if temperature == 0 {
-		best := 0
-		for i, x := range logits {
-			if x > logits[best] {
-				best = i
-			}
-		}
-		return best
-	}
 	order := make([]int, len(logits))
 	for i := range order {
 		order[i] = i
+	}
+	if vr.TiesHigherFirst {
+		slices.Reverse(order)
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		if vr.TopKSmallest {
@@ -79,25 +79,44 @@ func Sample(logits []float64, temperature float64, topK int, u float64, vr Sampl
 		}
 		return logits[order[a]] > logits[order[b]]
 	})
+	if temperature == 0 {
+		return order[0]
+	}
 	keep := make([]bool, len(logits))
 	k := topK
+	if vr.TopKPlusOne && k > 0 {
+		k++
+	}
 	if k <= 0 || k >= len(logits) || vr.TopKIgnored {
 		k = len(logits)
 	}
 	for _, i := range order[:k] {
 		keep[i] = true
 	}
+	if vr.TopKThreshold {
+		for i, x := range logits {
+			if x >= logits[order[k-1]] {
+				keep[i] = true
+			}
+		}
+	}
 	scaled := make([]float64, len(logits))
 	best := math.Inf(-1)
 	for i, x := range logits {
-		if vr.TemperatureTimes {
+		switch {
+		case vr.TemperatureTimes:
 			scaled[i] = x * temperature
-		} else {
+		case vr.TemperatureAfter:
+			scaled[i] = x
+		default:
 			scaled[i] = x / temperature
 		}
 		if keep[i] || vr.NotRenormalized {
 			best = math.Max(best, scaled[i])
 		}
+	}
+	if vr.NoMaxSubtraction {
+		best = 0
 	}
 	p := make([]float64, len(logits))
 	sum := 0.0
@@ -106,6 +125,9 @@ func Sample(logits []float64, temperature float64, topK int, u float64, vr Sampl
 			p[i] = math.Exp(scaled[i] - best)
 			sum += p[i]
 		}
+	}
+	if vr.TemperatureAfter {
+		sum *= temperature
 	}
 	last, cum := -1, 0.0
 	for i := range p {
