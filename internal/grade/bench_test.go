@@ -2,9 +2,13 @@ package grade
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -59,4 +63,79 @@ func BenchmarkGradeClass(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGradeLargeNotebook grades three learners whose notebooks carry
+// 50 MB of output (an executed notebook's images) with -j 2, and reports
+// the grader's peak resident memory beyond what it held before, per
+// notebook size: the class is read a notebook at a time, and only its
+// sources are kept. Run with
+//
+//	go test ./internal/grade -run '^$' -bench GradeLargeNotebook -benchtime 1x
+func BenchmarkGradeLargeNotebook(b *testing.B) {
+	root := courseRoot(&testing.T{})
+	data, err := os.ReadFile(filepath.Join(root, solutions))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(data, &nb); err != nil {
+		b.Fatal(err)
+	}
+	blob := make([]byte, 50<<20)
+	for i := range blob {
+		blob[i] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[(i*7919+i/64)%64]
+	}
+	for _, c := range nb["cells"].([]any) {
+		if cm := c.(map[string]any); cm["cell_type"] == "code" {
+			cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{},
+				"data": map[string]any{"image/png": string(blob)}}}
+			break
+		}
+	}
+	big, err := json.Marshal(nb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	blob = nil
+	dir := b.TempDir()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("learner%d.ipynb", i)), big, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	size := len(big)
+	big, nb = nil, nil
+	a, err := LoadAssignment(root, "lessons/exercises/01-scaled-dot-product-attention.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The notebook built above goes back to the system, and the peak is
+	// reset to what the process holds now (Linux: clear_refs 5).
+	debug.FreeOSMemory()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Skipf("cannot reset the peak memory: %v", err)
+	}
+	before := vmHWM()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := Grade(context.Background(), dir, a, Options{Root: root, Module: module, Out: filepath.Join(b.TempDir(), fmt.Sprint(i)),
+			Jobs: 2, Timeout: 60 * time.Second, Memory: 2 << 30, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(vmHWM()-before)/float64(size), "peak/notebook")
+	b.ReportMetric(float64(size)/1e6, "notebook-MB")
+}
+
+// vmHWM is the process's peak resident memory in bytes.
+func vmHWM() int64 {
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

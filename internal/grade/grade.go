@@ -289,8 +289,10 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				s := subs[i]
+				s := subs[i] // a copy: its notebook is read here and let go after
+				s.load()
 				key := cacheKey(engine, s, a, o, run)
+				s.slim()
 				start := time.Now()
 				g, cached := c.read(key)
 				if !cached {
@@ -395,6 +397,8 @@ func InferAssignment(dir string) (string, error) {
 	}
 	seen := map[string]int{}
 	for _, s := range subs {
+		s.load()
+		s.slim()
 		if src, _, _, err := cells(s.Data); err == nil && src != "" && validSource(src) {
 			seen[src]++
 		}

@@ -1,10 +1,12 @@
 package grade
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -17,9 +19,9 @@ const maxNotebook = 64 << 20
 
 // Submission is one learner's notebook.
 type Submission struct {
-	Learner string // the file name without .ipynb, or the learner's folder
-	Path    string // the notebook, or "" when the folder has none
-	Data    []byte
+	Learner string   // the file name without .ipynb, or the learner's folder
+	Path    string   // the notebook, or "" when the folder has none
+	Data    []byte   // the notebook, read by load when it is graded
 	Problem string   // why the submission has no usable notebook
 	Notes   []string // what the instructor should know (a name clash)
 	name    string   // the entry of the submissions folder
@@ -76,7 +78,7 @@ func Find(dir, slug string) ([]Submission, error) {
 	for i := range subs {
 		byName[subs[i].Learner] = append(byName[subs[i].Learner], i)
 		if subs[i].Path != "" {
-			subs[i].Data, subs[i].Problem = readNotebook(subs[i].Path)
+			subs[i].Problem = checkNotebook(subs[i].Path)
 		}
 	}
 	for learner, is := range byName {
@@ -91,31 +93,68 @@ func Find(dir, slug string) ([]Submission, error) {
 	return subs, nil
 }
 
-// readNotebook reads a notebook of at most maxNotebook bytes, without
-// following a symbolic link.
-func readNotebook(path string) ([]byte, string) {
+// checkNotebook says why the notebook at path cannot be read, or "": it
+// is not a regular file (a symbolic link into the grader's files), or it
+// is larger than the grader reads.
+func checkNotebook(path string) string {
 	st, err := os.Lstat(path)
 	switch {
 	case err != nil:
-		return nil, err.Error()
+		return err.Error()
 	case !st.Mode().IsRegular():
-		return nil, "the notebook is not a regular file (a symbolic link?): copy the file itself into the submissions folder"
+		return "the notebook is not a regular file (a symbolic link?): copy the file itself into the submissions folder"
 	case st.Size() > maxNotebook:
-		return nil, fmt.Sprintf("the notebook is %d MiB, more than the %d MiB the grader reads", st.Size()>>20, maxNotebook>>20)
+		return fmt.Sprintf("the notebook is %d MiB, more than the %d MiB the grader reads", st.Size()>>20, maxNotebook>>20)
 	}
-	f, err := os.Open(path)
+	return ""
+}
+
+// load reads the submission's notebook into s.Data, once it is graded:
+// the class's notebooks are never all in memory. A problem is set in
+// s.Problem.
+func (s *Submission) load() {
+	if s.Path == "" || s.Problem != "" || s.Data != nil {
+		return
+	}
+	if s.Problem = checkNotebook(s.Path); s.Problem != "" {
+		return
+	}
+	f, err := os.Open(s.Path)
 	if err != nil {
-		return nil, err.Error()
+		s.Problem = err.Error()
+		return
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxNotebook+1))
+	st, err := f.Stat()
 	if err != nil {
-		return nil, err.Error()
+		s.Problem = err.Error()
+		return
 	}
-	if len(data) > maxNotebook {
-		return nil, fmt.Sprintf("the notebook is more than the %d MiB the grader reads", maxNotebook>>20)
+	if st.Size() > 8<<20 {
+		// Let the last large notebook go before reading this one: the
+		// collector would free it only after this allocation.
+		runtime.GC()
 	}
-	return data, ""
+	// One buffer of the file's size (and a byte to see it grew since):
+	// a growing one would hold up to twice the notebook at its peak.
+	data := make([]byte, min(st.Size(), maxNotebook)+1)
+	n, err := io.ReadFull(f, data)
+	switch {
+	case err != nil && err != io.ErrUnexpectedEOF && err != io.EOF:
+		s.Problem = err.Error()
+	case n > maxNotebook:
+		s.Problem = fmt.Sprintf("the notebook is more than the %d MiB the grader reads", maxNotebook>>20)
+	default:
+		s.Data = data[:n]
+	}
+}
+
+// slim replaces s.Data with a copy without the cells' outputs, which
+// grading never reads: the notebook's own bytes can then be let go.
+func (s *Submission) slim() {
+	if s.Data != nil {
+		s.Data = bytes.Clone(notebook.StripOutputs(s.Data))
+	}
 }
 
 // codeCell is one code cell of a submission.
