@@ -121,6 +121,11 @@ func TestNotAllowed(t *testing.T) {
 		{"02-bahdanau-luong", "dot-score", "import . \"" + lib + "/random\"",
 			"func DotScores(query []float64, keys [][]float64) []float64 {\n\tscores := make([]float64, len(keys))\n\tfor j, h := range keys {\n\t\tfor i := range h {\n\t\t\tscores[j] += query[i] * h[i]\n\t\t}\n\t}\n\tif len(scores) > 1000 {\n\t\t_ = New(1)\n\t}\n\treturn scores\n}",
 			"flagged: uses lib/random.New", nil},
+		// The sampler through lib/attention's softmax: the issue's
+		// Explain with one-wide keys.
+		{"10-gpt-writes-go", "sample", "import \"" + lib + "/attention\"",
+			"func Sample(logits []float64, temperature float64, topK int, u float64) int {\n\tk := make([][]float64, len(logits))\n\tfor i, l := range logits {\n\t\tk[i] = []float64{l / temperature}\n\t}\n\tsteps, err := attention.Explain([][]float64{{1}}, k, k, nil)\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\tcum := 0.0\n\tfor i, p := range steps.Weights[0] {\n\t\tcum += p\n\t\tif cum > u {\n\t\t\treturn i\n\t\t}\n\t}\n\treturn len(logits) - 1\n}",
+			"flagged: uses lib/attention.Explain", []string{"lm-targets", "kv-cache"}},
 		{"08-transformer-classifier", "masked-mean", "import \"github.com/gomlx/gomlx/core/graph\"",
 			"func MaskedMean(x [][]float64, keep []bool) []float64 {\n\tif len(x) < 0 {\n\t\t_ = graph.MaskedReduceMean\n\t}\n\tout := make([]float64, len(x[0]))\n\tn := 0\n\tfor t, row := range x {\n\t\tif keep[t] {\n\t\t\tn++\n\t\t\tfor j, v := range row {\n\t\t\t\tout[j] += v\n\t\t\t}\n\t\t}\n\t}\n\tfor j := range out {\n\t\tif n > 0 {\n\t\t\tout[j] /= float64(n)\n\t\t}\n\t}\n\treturn out\n}",
 			"flagged: uses github.com/gomlx/gomlx/core/graph.MaskedReduceMean", []string{"masked-max", "cls-pool"}},

@@ -94,6 +94,12 @@ var sentenceSpec = Register(&Exercise[sentenceFunc, SentenceIn, HeatmapOut]{
 			Wrong: sentenceVariant(text.Tokenize, false, true, false)},
 		{Name: "not-cut", Message: "cut the tokens to the first maxLen: the heat map is maxLen × maxLen however long the sentence",
 			Wrong: sentenceVariant(text.Tokenize, true, false, false)},
+		// The same mistake as it usually shows: a [1][maxLen] mask over
+		// more tokens, which attention.Explain rejects.
+		{Name: "not-cut-error", Message: "an error for a sentence longer than maxLen: cut the tokens to the first maxLen, so that the mask [1][maxLen] fits them and Explain accepts it",
+			Detect: func(in SentenceIn, got HeatmapOut) bool {
+				return got.Err && in.MaxLen >= 1 && len(text.Tokenize(in.Sentence)) > in.MaxLen
+			}},
 		{Name: "fields", Message: "split the sentence with text.Tokenize, which lower-cases the words and splits off punctuation, not strings.Fields",
 			Wrong: sentenceVariant(strings.Fields, false, false, false)},
 		{Name: "no-error", Message: "return an error when maxLen < 1 or the sentence has no words, rather than a heat map",

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -240,6 +241,12 @@ func TestSentenceHeatmapHints(t *testing.T) {
 		{"not padded", "not-padded", sentenceLearner(text.Tokenize, false, false)},
 		{"not cut", "not-cut", func(sentence string, maxLen int) (*viz.Heatmap, error) {
 			return good(sentence, max(maxLen, len(text.Tokenize(sentence))))
+		}},
+		{"not cut, the mask [1][maxLen] rejected", "not-cut-error", func(sentence string, maxLen int) (*viz.Heatmap, error) {
+			if maxLen >= 1 && len(text.Tokenize(sentence)) > maxLen {
+				return nil, errors.New("attention.Explain: the mask is [1][4], want [1][7] or [7][7]")
+			}
+			return good(sentence, maxLen)
 		}},
 		{"strings.Fields", "fields", sentenceLearner(strings.Fields, true, true)},
 		{"no error", "no-error", func(sentence string, maxLen int) (*viz.Heatmap, error) {
