@@ -75,13 +75,7 @@ func preamble(cells []lesson.Cell) string {
 // are skipped). A learner who is not told cannot avoid what the grader
 // gives 0 for.
 func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
-	var text strings.Builder
-	text.WriteString(intro + "\n")
-	for _, c := range cells {
-		if c.Kind == lesson.Markdown {
-			text.WriteString(c.Source + "\n")
-		}
-	}
+	text := exerciseText(intro, cells)
 	var missing []string
 	for _, d := range deny {
 		name := d
@@ -92,11 +86,30 @@ func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
 			pkg := d[:len(d)-len(sym)-1]
 			name = pkg[strings.LastIndex(pkg, "/")+1:] + "." + sym
 		}
-		if !regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(text.String()) {
+		if !names(text, name) {
 			missing = append(missing, name)
 		}
 	}
 	return missing
+}
+
+// exerciseText is what a learner reads of an exercise: the intro and the
+// Markdown of its cells.
+func exerciseText(intro string, cells []lesson.Cell) string {
+	var text strings.Builder
+	text.WriteString(intro + "\n")
+	for _, c := range cells {
+		if c.Kind == lesson.Markdown {
+			text.WriteString(c.Source + "\n")
+		}
+	}
+	return text.String()
+}
+
+// names reports whether text names name ("attention.Explain") as itself,
+// not as part of a longer or a qualified name.
+func names(text, name string) bool {
+	return regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(text)
 }
 
 // unnamedAllow returns what the text (intro and cells, as unnamedDeny
@@ -105,14 +118,7 @@ func unnamedDeny(intro string, cells []lesson.Cell, deny []string) []string {
 // each course entry ("viz.Heatmap" for a member, "lib/viz" for a
 // package).
 func unnamedAllow(intro string, cells []lesson.Cell, allow []string) []string {
-	var text strings.Builder
-	text.WriteString(intro + "\n")
-	for _, c := range cells {
-		if c.Kind == lesson.Markdown {
-			text.WriteString(c.Source + "\n")
-		}
-	}
-	t := text.String()
+	t := exerciseText(intro, cells)
 	var missing []string
 	if !strings.Contains(t, "standard library") {
 		missing = append(missing, "the standard library")
@@ -128,7 +134,7 @@ func unnamedAllow(intro string, cells []lesson.Cell, allow []string) []string {
 			pkg := a[:len(a)-len(sym)-1]
 			name = pkg[strings.LastIndex(pkg, "/")+1:] + "." + sym
 		}
-		if !regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\b`).MatchString(t) {
+		if !names(t, name) {
 			missing = append(missing, name)
 		}
 	}

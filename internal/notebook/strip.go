@@ -144,17 +144,9 @@ func (s scanner) object(i, depth int, member func(key []byte, start, end int) bo
 		if !ok || (member != nil && !member(key, vs, ve)) {
 			return ve, false
 		}
-		i = s.space(ve)
-		if i >= len(s.data) {
-			return i, false
-		}
-		switch s.data[i] {
-		case '}':
-			return i + 1, true
-		case ',':
-			i = s.space(i + 1)
-		default:
-			return i, false
+		var done bool
+		if i, done, ok = s.after(ve, '}'); done || !ok {
+			return i, ok
 		}
 	}
 	return i, false
@@ -175,18 +167,26 @@ func (s scanner) array(i, depth int, element func(start, end int) bool) (int, bo
 		if !ok || (element != nil && !element(i, ve)) {
 			return ve, false
 		}
-		i = s.space(ve)
-		if i >= len(s.data) {
-			return i, false
-		}
-		switch s.data[i] {
-		case ']':
-			return i + 1, true
-		case ',':
-			i = s.space(i + 1)
-		default:
-			return i, false
+		var done bool
+		if i, done, ok = s.after(ve, ']'); done || !ok {
+			return i, ok
 		}
 	}
 	return i, false
+}
+
+// after reads what follows a member or an element ending at i: the
+// closing byte (done, and the end of the object or array) or a comma (the
+// start of the next one).
+func (s scanner) after(i int, closing byte) (next int, done, ok bool) {
+	i = s.space(i)
+	switch {
+	case i >= len(s.data):
+		return i, false, false
+	case s.data[i] == closing:
+		return i + 1, true, true
+	case s.data[i] == ',':
+		return s.space(i + 1), false, true
+	}
+	return i, false, false
 }
