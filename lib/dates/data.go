@@ -15,7 +15,7 @@ import (
 // Introduced in lesson 07.
 type Format string
 
-// The five input formats of the task. The longest, "2 September 2026",
+// The five input formats of the task. The longest, "22 September 2026",
 // has 17 characters.
 //
 // Introduced in lesson 07.

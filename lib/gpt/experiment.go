@@ -74,7 +74,7 @@ func (s *Scores) BitsPerChar() float64 { return corpus.BitsPerChar(s.Log2P) }
 
 // Evaluate scores text with the model of store: windows of seq bytes, one
 // after the other, each read from its start, so a byte's context is the
-// bytes before it in its window (0 … seq−1 of them; seq/2 on average).
+// bytes of its window up to it (1 … seq of them; (seq+1)/2 on average).
 // Every byte but the first of each window… is a target: the windows are
 // text[i : i+seq] predicting text[i+1 : i+seq+1], for i = 0, seq, 2·seq, …
 //
