@@ -155,7 +155,7 @@ var maskSpec = Register(&Exercise[func(tgt []int, pad int) [][]bool, TokensIn, [
 			Wrong: maskVariant(reference.MaskVariant{NoCausal: true})},
 		{Name: "no-padding", Message: "hide the padding too: a key whose token is the padding id is hidden from every query",
 			Wrong: maskVariant(reference.MaskVariant{NoPadding: true})},
-		{Name: "diagonal-hidden", Message: "a token sees itself: only j > i is the future, j = i stays visible",
+		{Name: "diagonal-hidden", Message: "a real token sees itself: only j > i is the future, j = i stays visible (unless token j is padding)",
 			Wrong: maskVariant(reference.MaskVariant{Diagonal: true})},
 		{Name: "padding-rows", Message: "padding hides a key (a column j), not a query (a row i): test tgt[j] == pad",
 			Wrong: maskVariant(reference.MaskVariant{PaddingRows: true})},
