@@ -358,7 +358,7 @@ func (t *toolchain) exportedKinds(pkgs map[string]bool) (kinds map[string]map[st
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = t.root
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off") // never rewrites go.mod, never fetches
 	listed, err := cmd.Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
