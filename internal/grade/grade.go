@@ -201,11 +201,9 @@ func notAllowed(use string) Status {
 	return Status("flagged: uses " + use + ", which the exercise does not allow")
 }
 
-// flaggedFor is the status of an exercise whose code uses what no
-// submission may (forbidden's reason, whose first clause names it).
-func flaggedFor(why string) Status {
-	_, what, _ := strings.Cut(why, ": ")
-	what, _, _ = strings.Cut(what, " is not allowed")
+// refused is the status of an exercise whose code uses what no
+// submission may (forbidden's what: "go:linkname").
+func refused(what string) Status {
 	return Status("flagged: uses " + what)
 }
 

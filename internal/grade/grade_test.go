@@ -186,7 +186,7 @@ func TestForbidden(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := newSource([]*parsedCell{scratch, c})
-			got := forbidden(src.closure("F"))
+			_, got := forbidden(src.closure("F"))
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("forbidden = %q, want %q", got, tc.want)
 			}

@@ -538,11 +538,13 @@ func (s *source) named(decls []*decl, module string) map[string]bool {
 	return out
 }
 
-// forbidden returns why the declarations cannot be graded, or "": a
-// //go:linkname, //go:embed or cgo directive anywhere in a cell they come
-// from, or the unsafe or C package imported there. No exercise needs
-// them; with them a program can reach any function by name.
-func forbidden(decls []*decl) string {
+// forbidden returns what the declarations use that no submission may
+// ("go:linkname", `import "unsafe"`) and why, naming the cell and line,
+// or "", "": a //go:linkname, //go:embed or cgo directive anywhere in a
+// cell they come from, or the unsafe or C package imported there. No
+// exercise needs them; with them a program can reach any function by
+// name.
+func forbidden(decls []*decl) (what, why string) {
 	seen := map[*parsedCell]bool{}
 	for _, d := range decls {
 		c := d.cell
@@ -555,20 +557,22 @@ func forbidden(decls []*decl) string {
 				t := cm.Text
 				for _, dir := range []string{"//go:linkname", "//go:embed", "//go:cgo_", "//export ", "#cgo"} {
 					if strings.HasPrefix(t, dir) || (dir == "#cgo" && strings.Contains(t, dir)) {
-						return fmt.Sprintf("%s, line %d: %s is not allowed in a submission (no exercise needs it); delete it",
-							cellName(c.number, c.first), c.fset.Position(cm.Pos()).Line-1, strings.TrimSpace(strings.TrimPrefix(dir, "//")))
+						what = strings.TrimSpace(strings.TrimPrefix(dir, "//"))
+						return what, fmt.Sprintf("%s, line %d: %s is not allowed in a submission (no exercise needs it); delete it",
+							cellName(c.number, c.first), c.fset.Position(cm.Pos()).Line-1, what)
 					}
 				}
 			}
 		}
 		for _, imp := range c.file.Imports {
 			if p, _ := strconv.Unquote(imp.Path.Value); p == "unsafe" || p == "C" {
-				return fmt.Sprintf("%s, line %d: import %q is not allowed in a submission (no exercise needs it); delete it",
-					cellName(c.number, c.first), c.fset.Position(imp.Pos()).Line-1, p)
+				what = fmt.Sprintf("import %q", p)
+				return what, fmt.Sprintf("%s, line %d: %s is not allowed in a submission (no exercise needs it); delete it",
+					cellName(c.number, c.first), c.fset.Position(imp.Pos()).Line-1, what)
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // program is the learner's file of the child program: the imports of

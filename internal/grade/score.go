@@ -85,16 +85,17 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	closures := map[string][]*decl{} // exercise → the declarations its program holds
 	for i, e := range a.Exercises {
 		scores[i] = Score{Exercise: e.ID, Max: e.Points}
+		var what, why, use string
 		if source.function(e.Func) != nil {
 			closures[e.ID] = source.closure(e.Func)
+			what, why = forbidden(closures[e.ID])
+			use = source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module)
 		}
 		switch {
-		case closures[e.ID] != nil && forbidden(closures[e.ID]) != "":
-			why := forbidden(closures[e.ID])
-			scores[i].Status = flaggedFor(why)
+		case what != "":
+			scores[i].Status = refused(what)
 			scores[i].Details = "your code cannot be graded: " + why
-		case closures[e.ID] != nil && source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module) != "":
-			use := source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module)
+		case use != "":
 			scores[i].Status = notAllowed(use)
 			scores[i].Details = fmt.Sprintf("exercise %s allows %s; your code uses %s, so it scores 0.", e.ID, allowText(e.Allow), use)
 		case closures[e.ID] != nil:
