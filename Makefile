@@ -99,9 +99,9 @@ test-exercises: ## Run solutions/ (full marks) and exercises/ (stubs: 0, no cras
 	@go run ./cmd/course run -j $(JOBS) solutions/*.ipynb exercises/*.ipynb
 
 grade: SETUP_FLAGS += --grader
-grade: setup ## Grade a class in the sandbox: make grade SUBMISSIONS=DIR (gradebook and feedback in DIR/graded)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=DIR  (a folder of returned exercise notebooks; see README, Grading a class)"; exit 2; }
-	@go run ./cmd/course grade "$(SUBMISSIONS)"
+grade: setup ## Grade a class in the sandbox: make grade SUBMISSIONS=DIR (report, gradebook, feedback and LMS exports in DIR/graded)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=DIR [GRADE_FLAGS='-learner NAME …']  (a folder of returned exercise notebooks; see README, Grading a class)"; exit 2; }
+	@go run ./cmd/course grade $(GRADE_FLAGS) "$(SUBMISSIONS)"
 
 test-browser: SETUP_FLAGS += --browser
 test-browser: setup ## Run lesson 1 and the widget notebooks in Jupyter in headless Chromium; screenshots in build/browser/

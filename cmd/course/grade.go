@@ -4,9 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +17,8 @@ import (
 
 var gradeCommand = &command{
 	name:    "grade",
-	args:    "[-assignment SOURCE] [-out DIR] [-j N] [-timeout 60s] [-memory 2048] [-seed N] [-unsandboxed] SUBMISSIONS_DIR",
-	summary: "grade a folder of submitted exercise notebooks: gradebook CSV and feedback",
+	args:    "[-assignment SOURCE] [-out DIR] [-j N] [-timeout 60s] [-memory 2048] [-seed N] [-unsandboxed] [-learner NAME]... [-lms-id login|sis|id|email] [-lms-assignment NAME] SUBMISSIONS_DIR",
+	summary: "grade a folder of submitted exercise notebooks: class report, gradebook, feedback, LMS exports",
 	help: `
 Grade grades learners' exercise notebooks (exercises/NN-slug.ipynb, filled
 in) with the checks of lib/check, including hidden cases the learners never
@@ -27,9 +29,32 @@ see. The workflow:
      (alice.ipynb, bob.ipynb, …) or one folder per learner (alice/, bob/…,
      each with its notebook); the file or folder name is the learner's
   3. go run ./cmd/course grade SUBMISSIONS_DIR
-  4. read OUT/gradebook.csv (learner, exercise, points, max_points,
-     status; one "total" row per learner) and send each learner
-     OUT/feedback/LEARNER.md
+  4. open OUT/report.html, the class report: the distribution of points
+     per exercise, the mistakes the class made most (with the hint each
+     learner got and one anonymised example), the learners who need a
+     word (refused code, time-outs, crashes, compile errors, empty
+     submissions) and the run's seed, sandbox and grader (OUT/report.md
+     has the same facts)
+  5. send each learner OUT/feedback/LEARNER.md; OUT/gradebook.csv has
+     every exercise's points and status (learner, exercise, points,
+     max_points, status; one "total" row per learner)
+  6. import the totals into the LMS: OUT/canvas.csv (Canvas, Grades →
+     Import) or OUT/moodle.csv (Moodle, Grades → Import → CSV file; map
+     the first column to the user field it names). -lms-id says which
+     identifier the learners' names are (login: Canvas's SIS Login ID,
+     Moodle's username; sis: SIS User ID / ID number; id: the LMS's
+     numeric user id; email: Moodle only), -lms-assignment names the
+     LMS's column (default: the assignment's slug).
+
+A late or corrected submission: put it in the folder and run
+grade -learner NAME SUBMISSIONS_DIR (the flag may be repeated). Only
+that learner is graded, on the class's hidden cases; everyone else stays
+as the last run graded them, and the gradebook, report and exports are
+rewritten.
+
+On a terminal, grade writes a line per finished submission with the time
+elapsed and an estimate of what remains (-progress=false silences it,
+-progress forces it when the output is a file).
 
 The assignment is the one most notebooks name in their metadata
 (course.source), or -assignment lessons/exercises/NN-slug.md; a notebook
@@ -52,15 +77,16 @@ reference in its own process. The notebook's check cells are never run:
 editing them, printing "PASS", exiting or panicking earns nothing. A
 broken notebook, a missing exercise cell, a compile error, a panic, an
 endless loop or a huge allocation scores 0 on the exercises it affects,
-with the reason (and the cell at fault) in the feedback. An exercise whose
-program links the course library that implements it (lib/attention for
-attention, …), however the code reaches it, is flagged: 0 points, status
-"flagged: uses …".
+with the reason (and the cell at fault) in the feedback. Each exercise
+allows the standard library and what its text names (lib/check's Allow);
+code that uses anything else — found in its names and in the symbols its
+program links — scores 0, flagged with what it used. //go:linkname,
+//go:embed, cgo and unsafe are refused outright.
 
 Where no sandbox can be created (no bubblewrap, or user namespaces
 disabled, as in a default Docker container), grade stops and says what
 to enable. -unsandboxed grades anyway, with only the resource limits;
-the gradebook and every feedback file then say so.
+the gradebook, the report and every feedback file then say so.
 
 Results are cached in OUT/.cache by a hash of each submission, the
 grader, the seed and the limits, authenticated with a key kept there:
@@ -78,8 +104,22 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	memory := fs.Int("memory", 2048, "memory limit of one exercise's run, in `MiB` (heap and stacks)")
 	seed := fs.Uint64("seed", 0, "draw the hidden cases from seed `N` (default: the seed of an earlier run into -out, else random)")
 	unsandboxed := fs.Bool("unsandboxed", false, "grade without the sandbox where none can be created: learner code then runs as you (recorded in the gradebook and feedback)")
+	var learners []string
+	fs.Func("learner", "regrade only learner `NAME` (repeat for several); the others stay as the last run graded them", func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("empty learner name")
+		}
+		learners = append(learners, v)
+		return nil
+	})
+	lmsID := fs.String("lms-id", string(grade.LMSLogin), "what the learners' names are in the LMS exports: `login`, sis, id or email")
+	lmsColumn := fs.String("lms-assignment", "", "the LMS assignment `NAME` the exports' grades go to (default: the assignment's slug)")
+	progress := fs.Bool("progress", isTerminal(e.stdout), "a line per finished submission, with the time left (default: when the output is a terminal)")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err
+	}
+	if !slices.Contains(grade.LMSIDs, grade.LMSID(*lmsID)) {
+		return usageErrorf("-lms-id %s: want login, sis, id or email", *lmsID)
 	}
 	switch {
 	case fs.NArg() == 0:
@@ -129,12 +169,32 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 		outDir = filepath.Join(e.dir, outDir)
 	}
 	fmt.Fprintf(e.stdout, "grading %s on %s (%d exercises)\n", display(e.dir, dir), a.Source, len(a.Exercises))
-	gs, err := grade.Grade(e.ctx, dir, a, grade.Options{Root: root, Module: modulePath, Out: outDir, Jobs: *jobs,
-		Timeout: *timeout, Memory: int64(*memory) << 20, Seed: *seed, Unsandboxed: *unsandboxed, Log: e.stdout})
+	o := grade.Options{Root: root, Module: modulePath, Out: outDir, Jobs: *jobs,
+		Timeout: *timeout, Memory: int64(*memory) << 20, Seed: *seed, Unsandboxed: *unsandboxed, Log: e.stdout,
+		Learners: learners, Export: grade.Export{ID: grade.LMSID(*lmsID), Column: *lmsColumn}}
+	if *progress {
+		o.Progress = e.stdout
+	}
+	gs, err := grade.Grade(e.ctx, dir, a, o)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d submissions: %s, feedback in %s\n", len(gs),
-		display(e.dir, filepath.Join(outDir, "gradebook.csv")), display(e.dir, filepath.Join(outDir, "feedback")))
+	at := func(name string) string { return display(e.dir, filepath.Join(outDir, name)) }
+	fmt.Fprintf(e.stdout, "%d learners: report %s, gradebook %s, feedback in %s\n", len(gs), at("report.html"), at("gradebook.csv"), at("feedback"))
+	if _, err := os.Stat(filepath.Join(outDir, "canvas.csv")); err == nil {
+		fmt.Fprintf(e.stdout, "LMS imports: %s, %s\n", at("canvas.csv"), at("moodle.csv"))
+	} else {
+		fmt.Fprintf(e.stdout, "LMS import: %s\n", at("moodle.csv"))
+	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

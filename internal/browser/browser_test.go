@@ -20,10 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/grade"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/attention-in-go/course/lib/widget"
+	"github.com/go-rod/rod/lib/proto"
 )
 
 // The browser test starts Jupyter and Chromium and takes about a minute, so
@@ -115,6 +117,9 @@ func TestNotebooksInBrowser(t *testing.T) {
 				testSlider(ctx, t, chrome, jup, filepath.Base(p), out)
 			})
 		}
+	})
+	t.Run("class-report", func(t *testing.T) {
+		testClassReport(ctx, t, chrome, root, filepath.Join(tmp, "graded"), out)
 	})
 	t.Logf("browser test took %v; screenshots in %s", time.Since(start).Round(100*time.Millisecond), out)
 }
@@ -664,4 +669,99 @@ func indent(s string) string {
 func tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// testClassReport opens the grader's class report of a small class, as
+// an instructor would from the output folder, and checks that it shows
+// its figures (the totals' histogram and one per exercise, loaded) and
+// its learners' names as text.
+func testClassReport(ctx context.Context, t *testing.T, chrome *Chromium, root, dir, out string) {
+	a, err := grade.LoadAssignment(root, "lessons/exercises/01-scaled-dot-product-attention.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gs []grade.Graded
+	for i, name := range []string{"alice", "bob", "carol", "<b>dave</b>"} {
+		g := grade.Graded{Learner: name, File: fmt.Sprintf("learner%d", i)}
+		for j, e := range a.Exercises {
+			s := grade.Score{Exercise: e.ID, Max: e.Points, Points: float64((i + j) % (e.Points + 1)), Status: grade.StatusPartial}
+			if j == 1 && i == 1 {
+				s.Mistakes = []grade.Mistake{{Hint: "no-scale", Message: "divide the scores by √d_k", Cases: 2, Example: "row 0: got 0.9, want 0.7"}}
+			}
+			g.Scores = append(g.Scores, s)
+		}
+		gs = append(gs, g)
+	}
+	html, _, err := grade.Report(gs, a, grade.RunInfo{Seed: 7, Version: grade.Version, Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "report.html")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page, err := chrome.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &NotebookPage{Page: page.Context(ctx)}
+	defer p.Close()
+	if err := p.setViewport(ViewportWidth, ViewportHeight); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Page.Navigate("file://" + path); err != nil {
+		t.Fatal(err)
+	}
+	var shown struct {
+		Title   string  `json:"title"`
+		Images  []Image `json:"images"`
+		Text    string  `json:"text"`
+		Scripts int     `json:"scripts"`
+	}
+	wait, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	err = p.waitFor(wait, "the report's figures to load", 100*time.Millisecond, func() (bool, error) {
+		err := p.eval(&shown, `() => ({
+			title: document.title, text: document.body ? document.body.innerText : "",
+			scripts: document.scripts.length,
+			images: Array.from(document.images).map(img => ({src: img.src.slice(0, 40), complete: img.complete,
+				width: img.naturalWidth, height: img.naturalHeight, alt: img.alt})),
+		})`)
+		done := allLoaded(shown.Images)
+		return err == nil && done, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(a.Exercises) + 1; len(plausible(shown.Images)) != want {
+		t.Errorf("the report shows %d figures of a plausible size, want %d: %s", len(plausible(shown.Images)), want, describe(shown.Images))
+	}
+	for _, want := range []string{"Class report — 01-scaled-dot-product-attention", "<b>dave</b>", "divide the scores by √d_k", "Needs attention"} {
+		if !strings.Contains(shown.Title+"\n"+shown.Text, want) {
+			t.Errorf("the report does not show %q", want)
+		}
+	}
+	if shown.Scripts != 0 {
+		t.Errorf("the report has %d scripts", shown.Scripts)
+	}
+	if err := p.ScreenshotPage(filepath.Join(out, "class-report.png")); err != nil {
+		t.Errorf("screenshot of the report: %v", err)
+	}
+	t.Logf("class report: %d figures (%s), %d bytes", len(shown.Images), describe(shown.Images), len(html))
+}
+
+// allLoaded reports whether every image of the page has loaded.
+func allLoaded(imgs []Image) bool {
+	if len(imgs) == 0 {
+		return false
+	}
+	for _, img := range imgs {
+		if !img.Complete || img.Width == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -405,9 +405,9 @@ func (p *NotebookPage) ScreenshotPage(path string) error {
 	}
 	defer p.setViewport(ViewportWidth, ViewportHeight)
 	// Editors keep the size they measured in the smaller window until
-	// refreshed.
+	// refreshed (a page that is not a notebook has none).
 	if err := p.eval(nil, `() => {
-		for (const c of Jupyter.notebook.get_cells()) if (c.code_mirror) c.code_mirror.refresh();
+		if (window.Jupyter && Jupyter.notebook) for (const c of Jupyter.notebook.get_cells()) if (c.code_mirror) c.code_mirror.refresh();
 		return new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 	}`); err != nil {
 		return err

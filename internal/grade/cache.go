@@ -81,35 +81,53 @@ func (c *cache) path(key string) string {
 
 // read returns the cached result of key, if there is a trustworthy one.
 func (c *cache) read(key string) (Graded, bool) {
-	data, err := os.ReadFile(c.path(key))
-	if err != nil {
-		return Graded{}, false
-	}
-	var e entry
-	var graded bytes.Buffer
-	if json.Unmarshal(data, &e) != nil || e.Key != key || json.Compact(&graded, e.Graded) != nil ||
-		!hmac.Equal([]byte(e.MAC), []byte(c.mac(key, graded.Bytes()))) {
-		return Graded{}, false
-	}
 	var g Graded
-	if json.Unmarshal(e.Graded, &g) != nil {
-		return Graded{}, false
-	}
-	return g, true
+	ok := c.get(key, &g)
+	return g, ok
 }
 
 // write stores the result of key.
-func (c *cache) write(key string, g Graded) error {
-	graded, err := json.Marshal(g)
+func (c *cache) write(key string, g Graded) error { return c.put(key, g) }
+
+// get decodes the value stored under key into v, and reports whether
+// there is one that this grader wrote.
+func (c *cache) get(key string, v any) bool {
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return false
+	}
+	var e entry
+	var value bytes.Buffer
+	if json.Unmarshal(data, &e) != nil || e.Key != key || json.Compact(&value, e.Graded) != nil ||
+		!hmac.Equal([]byte(e.MAC), []byte(c.mac(key, value.Bytes()))) {
+		return false
+	}
+	return json.Unmarshal(e.Graded, v) == nil
+}
+
+// put stores v under key.
+func (c *cache) put(key string, v any) error {
+	value, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(entry{Key: key, Graded: graded, MAC: c.mac(key, graded)}, "", "  ")
+	data, err := json.MarshalIndent(entry{Key: key, Graded: value, MAC: c.mac(key, value)}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return writeFileAtomic(c.path(key), append(data, '\n'))
 }
+
+// classRecord is the last run's results of the whole class, which a run
+// that regrades some learners (Options.Learners) starts from.
+type classRecord struct {
+	Source string   `json:"source"`
+	Seed   uint64   `json:"seed"`
+	Graded []Graded `json:"graded"`
+}
+
+// classKey is the cache key of the class record.
+const classKey = "class record"
 
 // cacheKey is the hash of everything that decides a submission's
 // result: the grader (its own executable, which changes with any change

@@ -39,9 +39,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -52,11 +54,10 @@ import (
 	"github.com/attention-in-go/course/internal/grade/sandbox"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/lib/check"
-	"github.com/attention-in-go/course/lib/exercise"
 )
 
 // Version is part of every cache key: change it when grading changes.
-const Version = "grade-2"
+const Version = "grade-3"
 
 // Exercise is one exercise of the assignment.
 type Exercise struct {
@@ -149,7 +150,17 @@ type Options struct {
 	// limits): the instructor's explicit choice where no sandbox can be
 	// created. The gradebook and every feedback file say so.
 	Unsandboxed bool
-	Log         io.Writer // progress, one line per submission
+	// Log gets what the run does: the seed, warnings, what was skipped.
+	Log io.Writer
+	// Progress gets a line per finished submission with an estimate of
+	// the time left; nil is quiet.
+	Progress io.Writer
+	// Learners, when set, regrades only these learners (a late or
+	// corrected submission): the others stay as the last run into Out
+	// graded them, and the gradebook, report and exports are rewritten.
+	Learners []string
+	// Export configures the LMS exports (canvas.csv, moodle.csv).
+	Export Export
 }
 
 // Score is one exercise's outcome for one learner.
@@ -159,6 +170,24 @@ type Score struct {
 	Max      int     `json:"max"`
 	Status   Status  `json:"status"`
 	Details  string  `json:"details"` // the report shown in the feedback
+	// Mistakes are the usual mistakes (lib/check's hints) the failed
+	// cases look like, one per hint, for the class report.
+	Mistakes []Mistake `json:"mistakes,omitempty"`
+	// Unrecognised counts the failed cases that look like no known
+	// mistake.
+	Unrecognised int `json:"unrecognised,omitempty"`
+	// TimedOut and Panicked count the cases whose call of the learner's
+	// function did not return in time, or panicked.
+	TimedOut int `json:"timed_out,omitempty"`
+	Panicked int `json:"panicked,omitempty"`
+}
+
+// Mistake is one usual mistake recognised in a learner's outputs.
+type Mistake struct {
+	Hint    string `json:"hint"`    // the hint's name in lib/check
+	Message string `json:"message"` // what the learner is told
+	Cases   int    `json:"cases"`   // how many cases look like it
+	Example string `json:"example"` // the first such case's problem: the output against the reference
 }
 
 // Status is how an exercise of a submission fared, as the gradebook and
@@ -213,6 +242,11 @@ type Graded struct {
 	File    string   `json:"file"` // the feedback file's name, without .md
 	Notes   []string `json:"notes,omitempty"`
 	Scores  []Score  `json:"scores"`
+	// Unsandboxed records a submission graded without the sandbox.
+	Unsandboxed bool `json:"unsandboxed,omitempty"`
+	// Seconds is how long grading the submission took (cached results
+	// keep the time of the run that graded them).
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // Run is what a grading run used, written in the gradebook.
@@ -221,10 +255,14 @@ type Run struct {
 	Unsandboxed bool
 }
 
-// Grade grades every submission of dir on a and writes OUT/gradebook.csv
-// and OUT/feedback/LEARNER.md. Submissions already graded (same content,
-// grader, seed and limits) are read from OUT/.cache.
+// Grade grades every submission of dir on a and writes, in OUT, the
+// gradebook (gradebook.csv), the feedback (feedback/LEARNER.md), the
+// class report (report.html, report.md) and the LMS exports (canvas.csv,
+// moodle.csv). Submissions already graded (same content, grader, seed
+// and limits) are read from OUT/.cache; with o.Learners, only those
+// learners are graded (again) and the rest is the last run's.
 func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded, error) {
+	start := time.Now()
 	if o.Unsandboxed {
 		sandbox.Unsafe()
 	} else if err := sandbox.Check(); err != nil {
@@ -240,6 +278,7 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 	if len(subs) == 0 {
 		return nil, fmt.Errorf("no submissions in %s: put one .ipynb per learner, or one folder per learner", dir)
 	}
+	names := feedbackNames(subs) // over the whole folder, so that a regrade names files as the class run did
 	cacheDir := filepath.Join(o.Out, ".cache")
 	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 		return nil, err
@@ -249,6 +288,20 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 		return nil, err
 	}
 	run := Run{Seed: o.Seed, Unsandboxed: o.Unsandboxed}
+	var record classRecord
+	regrade := len(o.Learners) > 0
+	if regrade {
+		if !c.get(classKey, &record) || record.Source != a.Source {
+			return nil, fmt.Errorf("no earlier grading of %s in %s to update: grade the whole class first (without -learner)", a.Source, o.Out)
+		}
+		if o.Seed != 0 && o.Seed != record.Seed {
+			return nil, fmt.Errorf("-seed %d: the class was graded with seed %d, and one learner is regraded on the same hidden cases (leave -seed out)", o.Seed, record.Seed)
+		}
+		o.Seed = record.Seed
+		if subs, names, err = selectLearners(subs, names, o.Learners, dir); err != nil {
+			return nil, err
+		}
+	}
 	if run.Seed, err = resolveSeed(cacheDir, o.Seed); err != nil {
 		return nil, err
 	}
@@ -276,12 +329,12 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 	if err != nil {
 		return nil, err
 	}
-	names := feedbackNames(subs)
 
 	out := make([]Graded, len(subs))
+	fromCache := make([]bool, len(subs))
+	prog := newProgress(o.Progress, len(subs), nil)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	var logMu sync.Mutex
 	for slot := range max(1, o.Jobs) {
 		wg.Add(1)
 		go func() {
@@ -292,9 +345,13 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 				key := cacheKey(engine, s, a, o, run)
 				s.slim()
 				start := time.Now()
-				g, cached := c.read(key)
+				g, cached := Graded{}, false
+				if !regrade { // a regrade is asked for because the cached result will not do
+					g, cached = c.read(key)
+				}
 				if !cached {
 					g = gradeOne(ctx, tc, slot, filepath.Join(work, strconv.Itoa(i)), s, a, o, run)
+					g.Seconds = time.Since(start).Seconds()
 					if ctx.Err() == nil {
 						if err := c.write(key, g); err != nil && o.Log != nil {
 							fmt.Fprintf(o.Log, "cache: %v\n", err)
@@ -306,17 +363,8 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 				if names[i] != safeName(s.Learner) {
 					g.Notes = append(g.Notes, fmt.Sprintf("another learner's name gives the same file name: this feedback is %s.md", names[i]))
 				}
-				out[i] = g
-				if o.Log != nil {
-					logMu.Lock()
-					total, max := g.total()
-					how := fmt.Sprintf("%.1fs", time.Since(start).Seconds())
-					if cached {
-						how = "cached"
-					}
-					fmt.Fprintf(o.Log, "%-20s %6s/%d  (%s)\n", printable(g.Learner), exercise.FormatPoints(total), max, how)
-					logMu.Unlock()
-				}
+				out[i], fromCache[i] = g, cached
+				prog.finished(g, time.Since(start), cached)
 			}
 		}()
 	}
@@ -331,7 +379,23 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("interrupted (%v): run the same command again to resume", err)
 	}
-	if err := writeGradebook(filepath.Join(o.Out, "gradebook.csv"), out, run); err != nil {
+
+	class := out
+	info := RunInfo{Seed: run.Seed, Version: Version, GoVersion: runtime.Version(), Started: start}
+	for _, cached := range fromCache {
+		if cached {
+			info.Cached++
+		} else {
+			info.Graded++
+		}
+	}
+	if regrade {
+		class = merge(record.Graded, out)
+		for _, g := range out {
+			info.Regraded = append(info.Regraded, g.Learner)
+		}
+	}
+	if err := c.put(classKey, classRecord{Source: a.Source, Seed: run.Seed, Graded: class}); err != nil {
 		return nil, err
 	}
 	for _, g := range out {
@@ -339,7 +403,92 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 			return nil, err
 		}
 	}
-	return out, nil
+	info.Took = time.Since(start).Round(100 * time.Millisecond)
+	if err := writeClass(o.Out, class, a, run, info, o.Export, o.Log); err != nil {
+		return nil, err
+	}
+	return class, nil
+}
+
+// selectLearners keeps the submissions of the learners named, and their
+// feedback names; a name with no submission is an error that lists the
+// learners there are.
+func selectLearners(subs []Submission, names []string, learners []string, dir string) ([]Submission, []string, error) {
+	var keptSubs []Submission
+	var keptNames []string
+	for _, l := range learners {
+		found := false
+		for i, s := range subs {
+			if s.Learner == l {
+				keptSubs, keptNames = append(keptSubs, s), append(keptNames, names[i])
+				found = true
+			}
+		}
+		if !found {
+			var all []string
+			for _, s := range subs {
+				all = append(all, s.Learner)
+			}
+			if len(all) > 20 {
+				all = append(all[:20], fmt.Sprintf("… (%d in all)", len(subs)))
+			}
+			return nil, nil, fmt.Errorf("no submission of %q in %s (learners: %s)", l, dir, strings.Join(all, ", "))
+		}
+	}
+	return keptSubs, keptNames, nil
+}
+
+// merge is the class record with the learners of regraded replaced (by
+// feedback file, which tells learners apart) or added.
+func merge(class, regraded []Graded) []Graded {
+	out := slices.Clone(class)
+	for _, g := range regraded {
+		if i := slices.IndexFunc(out, func(c Graded) bool { return c.File == g.File }); i >= 0 {
+			out[i] = g
+		} else {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// writeClass writes what concerns the whole class: the gradebook, the
+// class report and the LMS exports.
+func writeClass(outDir string, gs []Graded, a *Assignment, run Run, info RunInfo, x Export, log io.Writer) error {
+	if err := writeGradebook(filepath.Join(outDir, "gradebook.csv"), gs, run); err != nil {
+		return err
+	}
+	html, md, err := Report(gs, a, info)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(outDir, "report.html"), html); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(outDir, "report.md"), md); err != nil {
+		return err
+	}
+	canvas, err := canvasCSV(gs, a, x)
+	if err == nil {
+		err = writeFileAtomic(filepath.Join(outDir, "canvas.csv"), canvas)
+	} else {
+		// An export of an earlier run would no longer match the gradebook.
+		if rerr := os.Remove(filepath.Join(outDir, "canvas.csv")); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rerr
+		}
+		if log != nil {
+			fmt.Fprintf(log, "canvas.csv not written: %v\n", err)
+		}
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	moodle, err := moodleCSV(gs, a, x)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(outDir, "moodle.csv"), moodle)
 }
 
 // resolveSeed returns the seed of the run: the one asked for, else the

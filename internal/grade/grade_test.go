@@ -3,6 +3,7 @@ package grade
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -475,5 +476,121 @@ func TestBuildBudget(t *testing.T) {
 	g = gradeOne(context.Background(), tc, 0, filepath.Join(work, "b"), Submission{Learner: "b", Data: data}, a, o, Run{Seed: 1})
 	if total, max := g.total(); total != float64(max) {
 		t.Errorf("the same code with time to build: %v/%d (a stopped build was reused?)\n%v", total, max, g.Scores)
+	}
+}
+
+// TestRegradeOneLearner: a corrected submission is graded alone, on the
+// class's hidden cases; the others stay as graded (a notebook changed
+// since is not read), and the gradebook, report and exports say so.
+func TestRegradeOneLearner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades a class")
+	}
+	root := courseRoot(t)
+	const slug = "01-scaled-dot-product-attention"
+	a, err := LoadAssignment(root, "lessons/exercises/"+slug+".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(flavour string) []byte {
+		data, err := os.ReadFile(filepath.Join(root, flavour, slug+".ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	solution, stub := read("solutions"), read("exercises")
+	dir := t.TempDir()
+	put := func(learner string, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, learner+".ipynb"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("alice", solution)
+	put("bob", stub)
+	put("carol", solution)
+	out := filepath.Join(dir, "graded")
+	o := Options{Root: root, Module: module, Out: out, Jobs: 2, Timeout: 2 * time.Minute, Memory: 4 << 30}
+	ctx := context.Background()
+
+	o.Learners = []string{"bob"}
+	if _, err := Grade(ctx, dir, a, o); err == nil || !strings.Contains(err.Error(), "grade the whole class first") {
+		t.Fatalf("a regrade with no class graded: %v", err)
+	}
+	o.Learners = nil
+	first, err := Grade(ctx, dir, a, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	totals := func(gs []Graded) map[string]float64 {
+		m := map[string]float64{}
+		for _, g := range gs {
+			m[g.Learner], _ = g.total()
+		}
+		return m
+	}
+	_, max := first[0].total()
+	if got := totals(first); got["alice"] != float64(max) || got["bob"] != 0 || got["carol"] != float64(max) || len(got) != 3 {
+		t.Fatalf("first grading: %v", got)
+	}
+
+	// Bob hands in his corrected notebook; Alice changes hers after the
+	// deadline, which a regrade of Bob must not read.
+	put("bob", solution)
+	put("alice", stub)
+	var progress strings.Builder
+	o.Learners, o.Progress = []string{"bob"}, &progress
+	second, err := Grade(ctx, dir, a, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := totals(second); got["alice"] != float64(max) || got["bob"] != float64(max) || got["carol"] != float64(max) || len(got) != 3 {
+		t.Errorf("after regrading bob: %v, want everyone at %d", got, max)
+	}
+	if lines := strings.Split(strings.TrimSpace(progress.String()), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "[1/1] bob ") {
+		t.Errorf("progress of the regrade:\n%s\nwant one line, bob's", progress.String())
+	}
+	files := map[string]string{}
+	for _, name := range []string{"gradebook.csv", "report.md", "report.html", "canvas.csv", "moodle.csv", "feedback/bob.md"} {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	full := fmt.Sprint(max)
+	for name, want := range map[string]string{
+		"gradebook.csv":   "bob,total," + full + "," + full,
+		"report.md":       "This run regraded bob",
+		"report.html":     "this run regraded bob",
+		"canvas.csv":      "bob,,,bob,," + full,
+		"moodle.csv":      "bob," + full + ",",
+		"feedback/bob.md": "Total: **" + full + " / " + full + "**",
+	} {
+		if !strings.Contains(files[name], want) {
+			t.Errorf("%s lacks %q:\n%s", name, want, files[name])
+		}
+	}
+	if !strings.Contains(files["canvas.csv"], "alice,,,alice,,"+full) {
+		t.Errorf("canvas.csv lost alice's grade:\n%s", files["canvas.csv"])
+	}
+
+	// A regrade grades afresh, even a notebook the cache holds (a result
+	// the instructor doubts: a time-out on a busy machine).
+	progress.Reset()
+	if _, err := Grade(ctx, dir, a, o); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(progress.String(), "cached") {
+		t.Errorf("a regrade read the cache: %s", progress.String())
+	}
+
+	o.Learners = []string{"dave"}
+	if _, err := Grade(ctx, dir, a, o); err == nil || !strings.Contains(err.Error(), `no submission of "dave"`) || !strings.Contains(err.Error(), "alice, bob, carol") {
+		t.Errorf("regrading an unknown learner: %v", err)
+	}
+	o.Learners, o.Seed = []string{"bob"}, 12345
+	if _, err := Grade(ctx, dir, a, o); err == nil || !strings.Contains(err.Error(), "same hidden cases") {
+		t.Errorf("regrading on another seed: %v", err)
 	}
 }

@@ -60,9 +60,7 @@ func writeGradebook(path string, gs []Graded, run Run) error {
 	}
 	seed := strconv.FormatUint(run.Seed, 10)
 	w.Write([]string{"learner", "exercise", "points", "max_points", "status", "seed", "sandboxed", "notes"})
-	sorted := append([]Graded(nil), gs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Learner < sorted[j].Learner })
-	for _, g := range sorted {
+	for _, g := range sortedByLearner(gs) {
 		for _, s := range g.Scores {
 			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), exercise.FormatPoints(s.Points), fmt.Sprint(s.Max), csvCell(string(s.Status)), seed, sandboxed, ""})
 		}
@@ -74,6 +72,13 @@ func writeGradebook(path string, gs []Graded, run Run) error {
 		return err
 	}
 	return writeFileAtomic(path, []byte(b.String()))
+}
+
+// sortedByLearner is a copy of gs in learners' name order.
+func sortedByLearner(gs []Graded) []Graded {
+	sorted := append([]Graded(nil), gs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Learner < sorted[j].Learner })
+	return sorted
 }
 
 // mdSpecial are the characters that start Markdown markup inside a line.

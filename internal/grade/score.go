@@ -27,7 +27,7 @@ const maxResults = 8 << 20
 // gradeOne grades one submission. It never fails: every problem becomes
 // a status of the exercises it affects, with the reason.
 func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submission, a *Assignment, o Options, run Run) Graded {
-	g := Graded{Learner: s.Learner}
+	g := Graded{Learner: s.Learner, Unsandboxed: run.Unsandboxed}
 	zero := func(status Status, details string) Graded {
 		for _, e := range a.Exercises {
 			g.Scores = append(g.Scores, Score{Exercise: e.ID, Max: e.Points, Status: status, Details: details})
@@ -231,6 +231,15 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 			}
 		}
 		scores[i].Details = res.Report()
+		scores[i].Mistakes, scores[i].Unrecognised = mistakes(res)
+		for _, c := range res.Cases {
+			if c.TimedOut {
+				scores[i].TimedOut++
+			}
+			if c.Panicked {
+				scores[i].Panicked++
+			}
+		}
 		why := rr.why(lim)
 		if why == "" && strings.Contains(scores[i].Details, "no result:") {
 			why = "the program exited before all cases ran (os.Exit in your code?)"
@@ -247,6 +256,29 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 	}
 	g.Scores = scores
 	return g
+}
+
+// mistakes sums up the failed cases of res by the usual mistake they
+// look like: one Mistake per hint, in the order first met, and the
+// number of failed cases that look like none.
+func mistakes(res *check.Result) (ms []Mistake, unrecognised int) {
+	at := map[string]int{}
+	for _, c := range res.Cases {
+		switch {
+		case c.Passed || c.Todo || c.TimedOut || c.Panicked:
+		case c.HintName == "":
+			unrecognised++
+		default:
+			i, seen := at[c.HintName]
+			if !seen {
+				i = len(ms)
+				at[c.HintName] = i
+				ms = append(ms, Mistake{Hint: c.HintName, Message: c.Hint, Example: c.Problem})
+			}
+			ms[i].Cases++
+		}
+	}
+	return ms, unrecognised
 }
 
 // runResult is what one run of the child gave.

@@ -273,6 +273,7 @@ func (e *Exercise[F, In, Out]) judge(c Case[In], o exercise.Outcome[Out]) (r Cas
 	switch {
 	case o.TimedOut:
 		r.Problem = fmt.Sprintf("your function did not return within %v — an endless loop?", e.Task.CaseTimeout())
+		r.TimedOut = true
 		return r
 	case strings.HasPrefix(o.Panic, "TODO"):
 		r.Problem = "not done yet: " + o.Panic
@@ -280,6 +281,7 @@ func (e *Exercise[F, In, Out]) judge(c Case[In], o exercise.Outcome[Out]) (r Cas
 		return r
 	case o.Panic != "":
 		r.Problem = "your function panicked: " + o.Panic
+		r.Panicked = true
 		return r
 	}
 	if d := e.Compare(o.Out, e.Reference(exercise.Clone(c.In))); d != nil {
@@ -367,6 +369,8 @@ type CaseResult struct {
 	Name     string
 	Passed   bool
 	Todo     bool   // the stub's TODO panic
+	TimedOut bool   // the function did not return within the case's time limit
+	Panicked bool   // the function panicked (not with TODO)
 	Problem  string // what is wrong, when not passed
 	Hint     string // the usual mistake it looks like, if recognised
 	HintName string

@@ -48,6 +48,11 @@ type Bars struct {
 	// means "%.2f".
 	Format string
 
+	// Counts says the values count things (a histogram): they must be
+	// whole numbers, not negative; the y axis has whole-number ticks,
+	// and Annotate leaves empty bars unlabelled.
+	Counts bool
+
 	// Width and Height are the size of the figure; zero computes a width
 	// from the number of bars (12 to 20 cm) and a height of 8 cm.
 	Width, Height vg.Length
@@ -75,6 +80,9 @@ func (b *Bars) Validate() error {
 		for i, v := range group.Values {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("viz: Bars.Groups[%d] (%q) value %d is %g, not finite", g, group.Name, i, v)
+			}
+			if b.Counts && (v < 0 || v != math.Trunc(v)) {
+				return fmt.Errorf("viz: Bars.Groups[%d] (%q) value %d is %g, not a count (Counts is set)", g, group.Name, i, v)
 			}
 		}
 	}
@@ -130,7 +138,7 @@ func (b *Bars) plot(dataW, dataH vg.Length) (*plot.Plot, *plot.Legend) {
 	slot := max(dataW, 1) / vg.Length(n) // page width of a category
 	barW := 0.8 * slot / vg.Length(groups)
 	leg := newLegend()
-	values := &barValues{format: b.Format, width: barW}
+	values := &barValues{format: b.Format, width: barW, skipZero: b.Counts}
 	if values.format == "" {
 		values.format = "%.2f"
 	}
@@ -156,6 +164,10 @@ func (b *Bars) plot(dataW, dataH vg.Length) (*plot.Plot, *plot.Legend) {
 	p.Y.Min, p.Y.Max = min(p.Y.Min, 0), max(p.Y.Max, 0)
 	p.Y.Padding = 0
 	p.Y.Tick.Marker = niceTicks{}
+	if b.Counts {
+		p.Y.Tick.Marker = countTicks{}
+		p.Y.Max = max(p.Y.Max, 1) // a class of empty bars still has a scale
+	}
 	if b.Annotate {
 		p.Add(values)
 		// Leave the fraction f of the height free above the highest bar
@@ -208,8 +220,9 @@ const valuePad = vg.Length(2)
 // under it, for negative values).
 type barValues struct {
 	bars   []*plotter.BarChart
-	format string
-	width  vg.Length // room for a label: the width of a bar
+	format   string
+	width    vg.Length // room for a label: the width of a bar
+	skipZero bool      // leave bars of height 0 unlabelled
 }
 
 func (bv *barValues) Plot(c draw.Canvas, p *plot.Plot) {
@@ -227,6 +240,9 @@ func (bv *barValues) Plot(c draw.Canvas, p *plot.Plot) {
 	pad := valuePad
 	for _, bc := range bv.bars {
 		for i, v := range bc.Values {
+			if v == 0 && bv.skipZero {
+				continue
+			}
 			pt := vg.Point{X: trX(bc.XMin+float64(i)) + bc.Offset, Y: trY(v) + pad}
 			sty.YAlign = draw.YBottom
 			if v < 0 {

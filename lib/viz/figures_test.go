@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"cmp"
 	"math"
 	"strings"
 	"testing"
@@ -63,6 +64,9 @@ func TestBarsValidate(t *testing.T) {
 			`Groups[0] ("g") has 1 values, but Labels has 2`},
 		{"groups differ", Bars{Groups: []BarGroup{{Values: []float64{1, 2}}, {Values: []float64{1}}}}, "Groups[0] has 2"},
 		{"infinite", Bars{Groups: []BarGroup{{Values: []float64{math.Inf(1)}}}}, "not finite"},
+		{"counts", Bars{Counts: true, Groups: []BarGroup{{Values: []float64{0, 3, 12}}}}, ""},
+		{"a fraction is not a count", Bars{Counts: true, Groups: []BarGroup{{Values: []float64{1, 2.5}}}}, "value 1 is 2.5, not a count"},
+		{"a negative is not a count", Bars{Counts: true, Groups: []BarGroup{{Values: []float64{-1}}}}, "value 0 is -1, not a count"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkErr(t, tc.b.Validate(), tc.wantErr) })
@@ -141,6 +145,31 @@ func TestNiceTicks(t *testing.T) {
 		}
 		if got := strings.Join(labels, " "); got != tc.want {
 			t.Errorf("niceTicks(%g, %g) labels %q, want %q", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+func TestCountTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   string // every tick, labelled or not
+	}{
+		{0, 1.1, "0 1"},
+		{0, 2.3, "0 1 2"},
+		{0, 6.9, "0 1 2 3 4 5 6"},
+		{0, 12, "0 _ 2 _ 4 _ 6 _ 8 _ 10 _ 12"},
+		{0, 230, "0 _ 50 _ 100 _ 150 _ 200 _"},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, tk := range (countTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Value != math.Trunc(tk.Value) {
+				t.Errorf("countTicks(%g, %g): a tick at %g, between counts", tc.lo, tc.hi, tk.Value)
+			}
+			got = append(got, cmp.Or(tk.Label, "_"))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("countTicks(%g, %g) = %q, want %q", tc.lo, tc.hi, strings.Join(got, " "), tc.want)
 		}
 	}
 }

@@ -234,6 +234,28 @@ func rowAxis(a *plot.Axis, n int, labels []string, room vg.Length, pos func(i in
 	a.Tick.Marker = labelTicks(n, labels, tickStep(n, room, need), pos)
 }
 
+// countTicks is niceTicks for an axis of counts: labelled ticks on whole
+// numbers only, a step of at least 1, and no minor ticks between
+// neighbouring counts.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	if hi-lo >= 7 {
+		var ticks []plot.Tick
+		for _, t := range (niceTicks{}).Ticks(lo, hi) {
+			if t.Label != "" || t.Value == math.Trunc(t.Value) {
+				ticks = append(ticks, t)
+			}
+		}
+		return ticks
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
 // niceTicks is a plot.Ticker for linear axes: three to eight labelled ticks one
 // "nice" step apart (1, 2 or 5 times a power of ten), labelled with as few
 // decimals as the step needs, and unlabelled minor ticks half-way.
