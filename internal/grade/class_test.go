@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -465,5 +467,29 @@ func BenchmarkClassReport(b *testing.B) {
 			}
 			b.ReportMetric(float64(size), "B/report")
 		})
+	}
+}
+
+// TestGradebookSandboxColumn: the gradebook says per learner whether the
+// submission ran in the sandbox (a regrade may differ from the class).
+func TestGradebookSandboxColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gradebook.csv")
+	gs := []Graded{
+		{Learner: "alice", Scores: []Score{{Exercise: "small", Points: 2, Max: 2, Status: StatusOK}}},
+		{Learner: "bob", Unsandboxed: true, Scores: []Score{{Exercise: "small", Points: 1, Max: 2, Status: StatusPartial}}},
+	}
+	if err := writeGradebook(path, gs, Run{Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"alice": "yes", "bob": "NO (-unsandboxed)"}
+	for _, r := range rows[1:] {
+		if r[6] != want[r[0]] || r[5] != "9" {
+			t.Errorf("row %q: sandboxed %q, seed %q; want %q, 9", r, r[6], r[5], want[r[0]])
+		}
 	}
 }

@@ -54,13 +54,14 @@ func csvCell(s string) string {
 func writeGradebook(path string, gs []Graded, run Run) error {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
-	sandboxed := "yes"
-	if run.Unsandboxed {
-		sandboxed = "NO (-unsandboxed)"
-	}
 	seed := strconv.FormatUint(run.Seed, 10)
 	w.Write([]string{"learner", "exercise", "points", "max_points", "status", "seed", "sandboxed", "notes"})
 	for _, g := range sortedByLearner(gs) {
+		// Per learner: a regrade may have run otherwise than the class.
+		sandboxed := "yes"
+		if g.Unsandboxed {
+			sandboxed = "NO (-unsandboxed)"
+		}
 		for _, s := range g.Scores {
 			w.Write([]string{csvCell(g.Learner), csvCell(s.Exercise), exercise.FormatPoints(s.Points), fmt.Sprint(s.Max), csvCell(string(s.Status)), seed, sandboxed, ""})
 		}
