@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/attention-in-go/course/lib/check/internal/reference"
@@ -53,7 +55,13 @@ func compareSentences(got, want SentencesOut) *Diff {
 	if !got.Same {
 		return &Diff{Msg: "two calls with the same seed gave different sentences: draw every number from random.New(seed)"}
 	}
+	if want.Distinct && reflect.DeepEqual(got.Sentences, got.Other) {
+		return &Diff{Msg: "two different seeds gave the same sentences: the sentences must depend on the seed (draw every number from random.New(seed))"}
+	}
 	if want.Coverage {
+		if d := unevenSentences(got.Sentences, want.Vocab, want.MaxLen); d != nil {
+			return d
+		}
 		if !lengths[want.MaxLen] || !lengths[1] {
 			return &Diff{Msg: fmt.Sprintf("in %d sentences no sentence has length 1 or %d: lengths must run over 1 … maxLen, both included", want.Count, want.MaxLen)}
 		}
@@ -70,7 +78,8 @@ var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]
 	Task:      exercise.GenerateSentences,
 	Reference: func(in SentencesIn) SentencesOut {
 		return SentencesOut{Err: reference.SentenceParamsError(in.Count, in.Vocab, in.MaxLen) != nil,
-			Count: in.Count, Vocab: in.Vocab, MaxLen: in.MaxLen, Coverage: in.Count*(in.MaxLen+1)/2 >= 40*in.Vocab && in.Count >= 40*in.MaxLen}
+			Count: in.Count, Vocab: in.Vocab, MaxLen: in.MaxLen, Coverage: in.Count*(in.MaxLen+1)/2 >= 40*in.Vocab && in.Count >= 40*in.MaxLen,
+			Distinct: sameSentencesChance(in.Count, in.Vocab, in.MaxLen) < 1e-9}
 	},
 	Cases: func() []Case[SentencesIn] {
 		return []Case[SentencesIn]{
@@ -86,7 +95,7 @@ var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]
 	},
 	Hidden: func(r *random.Source) []Case[SentencesIn] {
 		vocab, maxLen := intIn(r, 3, 8), intIn(r, 2, 8)
-		count := 60 * max(vocab, maxLen) // enough that every id and length appears
+		count := 400 * max(vocab, maxLen) // enough that every id and length appears, and a favoured one shows
 		seed := r.Uint32()
 		return []Case[SentencesIn]{
 			{fmt.Sprintf("%d sentences, vocabulary %d, at most %d tokens", count, vocab, maxLen), SentencesIn{Count: count, Vocab: vocab, MaxLen: maxLen, Seed: seed}},
@@ -132,10 +141,84 @@ var sentencesSpec = Register(&Exercise[sentencesFunc, SentencesIn, SentencesOut]
 			}},
 		{Name: "not-seeded", Message: "the same seed must give the same sentences: use random.New(seed), not the time or a global generator",
 			Detect: func(_ SentencesIn, got SentencesOut) bool { return !got.Err && !got.Same }},
+		{Name: "seed-ignored", Message: "another seed must give other sentences: draw every length and id from random.New(seed) with the seed you are given — not a fixed seed, not a pattern",
+			Detect: func(_ SentencesIn, got SentencesOut) bool {
+				return !got.Err && got.Same && len(got.Sentences) > 0 && reflect.DeepEqual(got.Sentences, got.Other)
+			}},
+		{Name: "not-uniform", Message: "every length 1 … maxLen and every id 1 … vocabSize−1 must be equally likely: one draw of lo + int(r.Float64()·(hi−lo+1)) each, nothing favoured",
+			Detect: func(in SentencesIn, got SentencesOut) bool {
+				return !got.Err && len(got.Sentences) == in.Count && unevenSentences(got.Sentences, in.Vocab, in.MaxLen) != nil
+			}},
 	},
 	Deny:  []string{"lib/synthetic"},
 	Allow: []string{"lib/random"},
 })
+
+// sameSentencesChance is the chance that two independent draws of count
+// sentences (lengths uniform in 1 … maxLen, ids uniform in 1 … vocab−1)
+// are equal: p^count, with p = Σ_L (1/maxLen)² (vocab−1)^−L the chance
+// that two sentences are.
+func sameSentencesChance(count, vocab, maxLen int) float64 {
+	if count < 1 || vocab < 2 || maxLen < 1 {
+		return 1
+	}
+	p := 0.0
+	for l := 1; l <= maxLen; l++ {
+		p += math.Pow(float64(vocab-1), -float64(l)) / float64(maxLen*maxLen)
+	}
+	return math.Pow(p, float64(count))
+}
+
+// unevenSentences tests that the lengths and the ids of sentences are
+// spread evenly over 1 … maxLen and 1 … vocab−1: Pearson's χ² test of
+// their counts against uniform ones, failing when the statistic is more
+// than 5 standard deviations above its mean in the Wilson–Hilferty
+// approximation (p < 3·10⁻⁷: a right generator fails one case in
+// millions).
+func unevenSentences(sentences [][]int, vocab, maxLen int) *Diff {
+	lengths := make([]int, maxLen+1)
+	ids := make([]int, vocab)
+	for _, s := range sentences {
+		if len(s) >= 1 && len(s) <= maxLen {
+			lengths[len(s)]++
+		}
+		for _, t := range s {
+			if t >= 1 && t < vocab {
+				ids[t]++
+			}
+		}
+	}
+	for _, c := range []struct {
+		what   string
+		counts []int
+	}{{"lengths", lengths[1:]}, {"token ids", ids[1:]}} {
+		if z := chiSquareZ(c.counts); z > 5 {
+			lo, hi := slices.Min(c.counts), slices.Max(c.counts)
+			return &Diff{Msg: fmt.Sprintf("the %s are not drawn evenly: in %d sentences their counts run from %d to %d (χ² test, z = %.1f)", c.what, len(sentences), lo, hi, z)}
+		}
+	}
+	return nil
+}
+
+// chiSquareZ is Pearson's χ² statistic of counts against equal expected
+// counts, as a standard normal deviate (Wilson and Hilferty, 1931): 0 for
+// a typical uniform draw, large when the counts are uneven.
+func chiSquareZ(counts []int) float64 {
+	k := float64(len(counts) - 1) // degrees of freedom
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if k < 1 || total == 0 {
+		return 0
+	}
+	expected := float64(total) / float64(len(counts))
+	x := 0.0
+	for _, c := range counts {
+		x += (float64(c) - expected) * (float64(c) - expected) / expected
+	}
+	return (math.Cbrt(x/k) - (1 - 2/(9*k))) / math.Sqrt(2/(9*k))
+}
 
 func hasToken(s [][]int, bad func(int) bool) bool {
 	for _, row := range s {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -40,7 +41,127 @@ func TestSentencesHints(t *testing.T) {
 		{"maxLen excluded", "exclusive-upper-bound", sentencesWith(true, 1, 0, 1, -1, true)},
 		{"vocab−1 excluded", "exclusive-upper-bound", sentencesWith(true, 1, -1, 1, 0, true)},
 		{"global generator", "not-seeded", sentencesWith(true, 1, 0, 1, 0, false)},
+		{"a fixed seed", "seed-ignored", func(count, vocab, maxLen int, _ uint32) ([][]int, error) {
+			return sentencesWith(true, 1, 0, 1, 0, true)(count, vocab, maxLen, 42)
+		}},
+		{"a pattern, not random", "seed-ignored", func(count, vocab, maxLen int, _ uint32) ([][]int, error) {
+			if err := reference.SentenceParamsError(count, vocab, maxLen); err != nil {
+				return nil, err
+			}
+			out := make([][]int, count)
+			for i := range out {
+				out[i] = make([]int, 1+i%maxLen)
+				for j := range out[i] {
+					out[i][j] = 1 + (i+j)%(vocab-1)
+				}
+			}
+			return out, nil
+		}},
+		{"long sentences favoured", "not-uniform", skewed(func(r *random.Source, maxLen, _ int) (int, bool) {
+			if r.Float64() < 0.3 {
+				return maxLen, true
+			}
+			return 0, false
+		})},
+		{"low ids favoured", "not-uniform", skewed(func(r *random.Source, _, vocab int) (int, bool) {
+			if r.Float64() < 0.3 {
+				return -1, true // the token: id 1
+			}
+			return 0, false
+		})},
 	})
+}
+
+// skewed is a seeded generator that sometimes favours a length (or, with
+// -1, token id 1), as override says.
+func skewed(override func(r *random.Source, maxLen, vocab int) (int, bool)) sentencesFunc {
+	return func(count, vocab, maxLen int, seed uint32) ([][]int, error) {
+		if err := reference.SentenceParamsError(count, vocab, maxLen); err != nil {
+			return nil, err
+		}
+		r := random.New(seed)
+		draw := func(lo, hi int) int { return lo + int(r.Float64()*float64(hi-lo+1)) }
+		out := make([][]int, count)
+		for i := range out {
+			n := draw(1, maxLen)
+			if v, ok := override(r, maxLen, vocab); ok && v > 0 {
+				n = v
+			}
+			out[i] = make([]int, n)
+			for j := range out[i] {
+				out[i][j] = draw(1, vocab-1)
+				if v, ok := override(r, maxLen, vocab); ok && v < 0 {
+					out[i][j] = 1
+				}
+			}
+		}
+		return out, nil
+	}
+}
+
+// TestSameSentencesChance compares the formula with an enumeration of
+// every pair of outputs of small generators.
+func TestSameSentencesChance(t *testing.T) {
+	for _, tc := range []struct{ count, vocab, maxLen int }{{1, 2, 1}, {1, 3, 2}, {2, 3, 2}, {1, 4, 3}, {3, 2, 3}} {
+		// The chance of each sentence, then of each output of count
+		// sentences; two draws agree with chance Σ P(output)².
+		var probs []float64
+		var walk func(l, left int, p float64)
+		walk = func(l, left int, p float64) {
+			if left == 0 {
+				probs = append(probs, p)
+				return
+			}
+			for range tc.vocab - 1 {
+				walk(l, left-1, p/float64(tc.vocab-1))
+			}
+		}
+		for l := 1; l <= tc.maxLen; l++ {
+			walk(l, l, 1/float64(tc.maxLen))
+		}
+		outputs := []float64{1}
+		for range tc.count {
+			var next []float64
+			for _, o := range outputs {
+				for _, p := range probs {
+					next = append(next, o*p)
+				}
+			}
+			outputs = next
+		}
+		want := 0.0
+		for _, p := range outputs {
+			want += p * p
+		}
+		if got := sameSentencesChance(tc.count, tc.vocab, tc.maxLen); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("sameSentencesChance(%d, %d, %d) = %g, enumeration gives %g", tc.count, tc.vocab, tc.maxLen, got, want)
+		}
+	}
+}
+
+// TestChiSquareZ: even draws give deviates near 0 (mean and spread of a
+// standard normal over many draws), uneven counts large ones.
+func TestChiSquareZ(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var sum, sum2 float64
+	const runs = 2000
+	for range runs {
+		counts := make([]int, 7)
+		for range 700 {
+			counts[r.IntN(7)]++
+		}
+		z := chiSquareZ(counts)
+		sum += z
+		sum2 += z * z
+	}
+	mean := sum / runs
+	sd := math.Sqrt(sum2/runs - mean*mean)
+	if math.Abs(mean) > 0.1 || math.Abs(sd-1) > 0.1 {
+		t.Errorf("even draws: z has mean %.3f and standard deviation %.3f, want about 0 and 1", mean, sd)
+	}
+	if z := chiSquareZ([]int{390, 300, 300, 300, 300, 300, 210}); z < 5 {
+		t.Errorf("counts 390 … 210 of 2,100: z = %.2f, want above 5", z)
+	}
 }
 
 func padSolution(sentences [][]int, padID int) ([][]int, [][]bool) {

@@ -16,16 +16,24 @@ type SentencesIn struct {
 }
 
 // SentencesOut is what the check learns from the learner's generator: the
-// sentences, whether it returned an error, and whether a second call with
-// the same seed gave the same sentences. The reference fills only the
-// parameters (Count, Vocab, MaxLen, Coverage) and Err: the sentences are
-// random, so the check verifies their constraints instead of their values.
+// sentences, whether it returned an error, whether a second call with the
+// same seed gave the same sentences, and the sentences of another seed
+// ([OtherSeed]). The reference fills only the parameters (Count, Vocab,
+// MaxLen, Coverage, Distinct) and Err: the sentences are random, so the
+// check verifies their constraints and their spread instead of their
+// values.
 type SentencesOut struct {
 	Sentences            [][]int
 	Err, Same            bool
+	Other                [][]int // the sentences of seed OtherSeed(in.Seed)
 	Count, Vocab, MaxLen int
-	Coverage             bool // enough tokens that every id and length should appear
+	Coverage             bool // enough tokens that every id and length should appear, evenly
+	Distinct             bool // so many possible outputs that two seeds must differ
 }
+
+// OtherSeed is the second seed the synthetic-sentences task calls the
+// generator with: it differs from seed in half its bits.
+func OtherSeed(seed uint32) uint32 { return seed ^ 0x9e3779b9 }
 
 // GenerateSentences: func GenerateSentences(count, vocabSize, maxLen int, seed uint32) ([][]int, error).
 var GenerateSentences = &Task[func(count, vocabSize, maxLen int, seed uint32) ([][]int, error), SentencesIn, SentencesOut]{
@@ -33,7 +41,8 @@ var GenerateSentences = &Task[func(count, vocabSize, maxLen int, seed uint32) ([
 	Call: func(f func(count, vocabSize, maxLen int, seed uint32) ([][]int, error), in SentencesIn) SentencesOut {
 		s, err := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
 		again, err2 := f(in.Count, in.Vocab, in.MaxLen, in.Seed)
-		return SentencesOut{Sentences: s, Err: err != nil, Same: (err == nil) == (err2 == nil) && reflect.DeepEqual(s, again)}
+		other, _ := f(in.Count, in.Vocab, in.MaxLen, OtherSeed(in.Seed))
+		return SentencesOut{Sentences: s, Err: err != nil, Same: (err == nil) == (err2 == nil) && reflect.DeepEqual(s, again), Other: other}
 	},
 }
 
