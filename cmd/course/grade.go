@@ -43,8 +43,11 @@ see. The workflow:
      the first column to the user field it names). -lms-id says which
      identifier the learners' names are (login: Canvas's SIS Login ID,
      Moodle's username; sis: SIS User ID / ID number; id: the LMS's
-     numeric user id; email: Moodle only), -lms-assignment names the
-     LMS's column (default: the assignment's slug).
+     numeric user id — a Canvas archive name smithjane_12345_678_….ipynb
+     gives 12345; email: Moodle only), -lms-assignment names the LMS's
+     column (default: the assignment's slug). A learner with a grader
+     error, or whose name is no identifier as it is, is left out of the
+     exports; the report says who.
 
 A late or corrected submission: put it in the folder and run
 grade -learner NAME SUBMISSIONS_DIR (the flag may be repeated). Only

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // cache keeps each submission's result under a key of everything that
@@ -121,9 +122,15 @@ func (c *cache) put(key string, v any) error {
 // classRecord is the last run's results of the whole class, which a run
 // that regrades some learners (Options.Learners) starts from.
 type classRecord struct {
-	Source string   `json:"source"`
-	Seed   uint64   `json:"seed"`
-	Graded []Graded `json:"graded"`
+	Source string `json:"source"`
+	Seed   uint64 `json:"seed"`
+	// How the class run graded: the grader's executable, the limits and
+	// the sandbox mode, which a regrade should share.
+	Engine      string        `json:"engine"`
+	Timeout     time.Duration `json:"timeout"`
+	Memory      int64         `json:"memory"`
+	Unsandboxed bool          `json:"unsandboxed"`
+	Graded      []Graded      `json:"graded"`
 }
 
 // classKey is the cache key of the class record.

@@ -41,6 +41,9 @@ type RunInfo struct {
 	Graded      int           // submissions graded in this run (not read from the cache)
 	Cached      int
 	Regraded    []string // the learners of a -learner run
+	// Notes are what the instructor should know of the run: how a
+	// regrade differs from the class run, learners new to the class.
+	Notes []string
 }
 
 // Distribution is how a set of learners' points spread over 0…Max.
@@ -113,16 +116,15 @@ type AttentionGroup struct {
 
 // AttentionEntry is one learner's reason for attention.
 type AttentionEntry struct {
-	Learner  string
-	Exercise string // "" when it concerns the whole submission
-	Status   Status
-	Detail   string // the first line of the details, shortened
+	Learner   string
+	Exercises []string // none when it concerns the whole submission
+	Statuses  []Status // each once
+	Detail    string   // the first exercise's problem, in a line
 }
 
 // Summarize sums up gs, the graded class of assignment a.
 func Summarize(gs []Graded, a *Assignment, info RunInfo) *Class {
-	gs = slices.Clone(gs)
-	slices.SortStableFunc(gs, func(x, y Graded) int { return cmp.Compare(x.Learner, y.Learner) })
+	gs = sortedByLearner(gs)
 	c := &Class{Assignment: a.Source, Slug: a.Slug, Learners: len(gs), Run: info}
 	maxTotal := 0
 	for _, e := range a.Exercises {
@@ -234,6 +236,7 @@ const (
 	whyTimeout     = "time-outs"
 	whyCrashed     = "crashes and panics"
 	whyCompile     = "code that does not compile"
+	whyMalformed   = "results the grader could not read, or no function given"
 	whyMissing     = "missing exercise cells"
 	whyNoNotebook  = "no usable notebook"
 	whyNothing     = "nothing attempted"
@@ -241,22 +244,42 @@ const (
 	whyUnsandboxed = "graded without the sandbox"
 )
 
-var whyOrder = []string{whyRefused, whyTimeout, whyCrashed, whyCompile, whyMissing, whyNoNotebook, whyNothing, whyGrader, whyUnsandboxed}
+var whyOrder = []string{whyRefused, whyTimeout, whyCrashed, whyCompile, whyMalformed, whyMissing, whyNoNotebook, whyNothing, whyGrader, whyUnsandboxed}
 
-// attention lists the learners who need a word. gs is in name order.
+// attention lists the learners who need a word, once per reason, in
+// learner order. A submission where nothing was attempted (every exercise
+// still a TODO or missing) is listed as that alone.
 func attention(gs []Graded) []AttentionGroup {
 	groups := map[string][]AttentionEntry{}
-	for _, g := range gs {
+	for _, g := range sortedByLearner(gs) {
+		mine := map[string]*AttentionEntry{}
+		var order []string
 		add := func(why, exercise string, s Score) {
-			groups[why] = append(groups[why], AttentionEntry{Learner: g.Learner, Exercise: exercise, Status: s.Status, Detail: firstLine(s.Details, 200)})
+			e := mine[why]
+			if e == nil {
+				e = &AttentionEntry{Learner: g.Learner, Detail: firstLine(s.Details, 200)}
+				mine[why] = e
+				order = append(order, why)
+			}
+			if exercise != "" {
+				e.Exercises = append(e.Exercises, exercise)
+			}
+			if s.Status != "" && !slices.Contains(e.Statuses, s.Status) {
+				e.Statuses = append(e.Statuses, s.Status)
+			}
 		}
-		whole := false // a reason that concerns the whole submission
 		nothing := len(g.Scores) > 0
 		for _, s := range g.Scores {
 			if s.Status != StatusNotDone && s.Status != StatusMissing {
 				nothing = false
 			}
+		}
+		if nothing {
+			add(whyNothing, "", Score{Status: StatusNotDone, Details: "every exercise still panics with TODO or is missing"})
+		}
+		for _, s := range g.Scores {
 			switch {
+			case nothing:
 			case strings.HasPrefix(string(s.Status), "flagged:"):
 				add(whyRefused, s.Exercise, s)
 			case s.Status == StatusTimeout || s.TimedOut > 0:
@@ -265,48 +288,28 @@ func attention(gs []Graded) []AttentionGroup {
 				add(whyCrashed, s.Exercise, s)
 			case s.Status == StatusCompileError:
 				add(whyCompile, s.Exercise, s)
+			case s.Status == StatusMalformedResult || s.Status == StatusNoFunction:
+				add(whyMalformed, s.Exercise, s)
 			case s.Status == StatusMissing:
 				add(whyMissing, s.Exercise, s)
 			case s.Status == StatusGraderError:
 				add(whyGrader, s.Exercise, s)
-			case (s.Status == StatusNoSubmission || s.Status == StatusBrokenNotebook) && !whole:
-				whole = true
-				add(whyNoNotebook, "", s)
+			case s.Status == StatusNoSubmission || s.Status == StatusBrokenNotebook:
+				add(whyNoNotebook, "", s) // the whole submission: once
 			}
 		}
-		if nothing && !whole {
-			groups[whyNothing] = append(groups[whyNothing], AttentionEntry{Learner: g.Learner, Status: StatusNotDone,
-				Detail: "every exercise still panics with TODO or is missing"})
-		}
 		if g.Unsandboxed {
-			groups[whyUnsandboxed] = append(groups[whyUnsandboxed], AttentionEntry{Learner: g.Learner,
-				Detail: "the submission's code ran as the instructor (-unsandboxed)"})
+			add(whyUnsandboxed, "", Score{Details: "the submission's code ran as the instructor (-unsandboxed)"})
+		}
+		for _, why := range order {
+			groups[why] = append(groups[why], *mine[why])
 		}
 	}
 	var out []AttentionGroup
 	for _, why := range whyOrder {
 		if len(groups[why]) > 0 {
-			out = append(out, AttentionGroup{Why: why, Entries: byLearner(groups[why])})
+			out = append(out, AttentionGroup{Why: why, Entries: groups[why]})
 		}
-	}
-	return out
-}
-
-// byLearner joins a learner's consecutive entries (entries are in
-// learner order) into one: the exercises, and the statuses that differ,
-// listed; the first detail kept.
-func byLearner(entries []AttentionEntry) []AttentionEntry {
-	var out []AttentionEntry
-	for _, e := range entries {
-		if n := len(out); n > 0 && out[n-1].Learner == e.Learner {
-			last := &out[n-1]
-			last.Exercise += ", " + e.Exercise
-			if !slices.Contains(strings.Split(string(last.Status), "; "), string(e.Status)) {
-				last.Status += "; " + e.Status
-			}
-			continue
-		}
-		out = append(out, e)
 	}
 	return out
 }

@@ -57,9 +57,16 @@ func histogram(d Distribution, title string) (template.URL, error) {
 // reportPage is what the HTML template reads.
 type reportPage struct {
 	*Class
+	Started     string
 	TotalFigure template.URL
-	Figures     []template.URL // one per exercise
+	Exercises   []exercisePage // shadows Class.Exercises
 	Rows        []learnerRow
+}
+
+// exercisePage is an exercise's section of the page.
+type exercisePage struct {
+	ExerciseSummary
+	Figure template.URL
 }
 
 // learnerRow is one learner's line of the report's table.
@@ -98,7 +105,7 @@ func learnerRows(gs []Graded, a *Assignment) []learnerRow {
 
 // reportHTML is the class report as a self-contained HTML page.
 func reportHTML(c *Class, gs []Graded, a *Assignment) ([]byte, error) {
-	page := reportPage{Class: c, Rows: learnerRows(gs, a)}
+	page := reportPage{Class: c, Rows: learnerRows(gs, a), Started: c.Run.Started.Format("2006-01-02 15:04 MST")}
 	var err error
 	if page.TotalFigure, err = histogram(c.Total, "Totals out of "+exercise.FormatPoints(c.Total.Max)); err != nil {
 		return nil, err
@@ -108,7 +115,7 @@ func reportHTML(c *Class, gs []Graded, a *Assignment) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		page.Figures = append(page.Figures, f)
+		page.Exercises = append(page.Exercises, exercisePage{e, f})
 	}
 	var b bytes.Buffer
 	if err := reportTemplate.Execute(&b, page); err != nil {
@@ -120,9 +127,7 @@ func reportHTML(c *Class, gs []Graded, a *Assignment) ([]byte, error) {
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"p":        func(s any) string { return printable(fmt.Sprint(s)) },
 	"pts":      exercise.FormatPoints,
-	"pct":      func(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) },
-	"figure":   func(figs []template.URL, i int) template.URL { return figs[i] },
-	"date":     func(c *Class) string { return c.Run.Started.Format("2006-01-02 15:04 MST") },
+	"list":     func(xs any) string { return printable(joinAny(xs)) },
 	"learners": learnersHave,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
@@ -144,9 +149,10 @@ nav a { margin-right: .8rem }
 <body>
 <h1>Class report — {{.Slug}}</h1>
 <p class="stats">{{.Learners}} learners graded on <code>{{.Assignment}}</code>.
-Hidden cases from seed {{.Run.Seed}} · grader {{.Run.Version}}, {{.Run.GoVersion}} · started {{date .Class}}, took {{.Run.Took}}
+Hidden cases from seed {{.Run.Seed}} · grader {{.Run.Version}}, {{.Run.GoVersion}} · started {{.Started}}, took {{.Run.Took}}
 ({{.Run.Graded}} graded, {{.Run.Cached}} from the cache){{if .Run.Regraded}} · this run regraded {{range $i, $l := .Run.Regraded}}{{if $i}}, {{end}}{{p $l}}{{end}}{{end}}.</p>
-{{if .Run.Unsandboxed}}<p class="warn">{{.Run.Unsandboxed}} of {{.Learners}} submissions were graded <strong>without the sandbox</strong> (-unsandboxed): their code ran as the instructor.</p>
+{{range .Run.Notes}}<p class="warn">{{p .}}</p>
+{{end}}{{if .Run.Unsandboxed}}<p class="warn">{{.Run.Unsandboxed}} of {{.Learners}} submissions were graded <strong>without the sandbox</strong> (-unsandboxed): their code ran as the instructor.</p>
 {{else}}<p>Every submission was graded in the sandbox.</p>{{end}}
 <nav><a href="#totals">Totals</a><a href="#attention">Needs attention</a><a href="#mistakes">Common mistakes</a>{{range .Exercises}}<a href="#ex-{{.ID}}">{{.ID}}</a>{{end}}<a href="#learners">Learners</a></nav>
 
@@ -158,19 +164,20 @@ Hidden cases from seed {{.Run.Seed}} · grader {{.Run.Version}}, {{.Run.GoVersio
 {{if not .Attention}}<p>Nobody: no refused code, time-out, crash, compile error, missing cell or empty submission.</p>{{end}}
 {{range .Attention}}<h3>{{.Why}} ({{len .Entries}})</h3>
 <table><tr><th>learner</th><th>exercise</th><th>status</th><th>detail</th></tr>
-{{range .Entries}}<tr><td>{{p .Learner}}</td><td>{{.Exercise}}</td><td>{{p .Status}}</td><td><pre>{{p .Detail}}</pre></td></tr>
+{{range .Entries}}<tr><td>{{p .Learner}}</td><td>{{list .Exercises}}</td><td>{{list .Statuses}}</td><td><pre>{{p .Detail}}</pre></td></tr>
 {{end}}</table>
 {{end}}
 
 <h2 id="mistakes">Most common mistakes</h2>
 {{if not .Common}}<p>No failed case looks like a known mistake.</p>{{else}}
+<p>The {{len .Common}} mistakes most learners made, over all exercises (each exercise's section lists all of its own).</p>
 <table><tr><th>exercise</th><th class="n">learners</th><th>the hint they got</th></tr>
 {{range .Common}}<tr><td><a href="#ex-{{.Exercise}}">{{.Exercise}}</a></td><td class="n">{{.Learners}}</td><td>{{.Message}}</td></tr>
 {{end}}</table>{{end}}
 
-{{range $i, $e := .Exercises}}
+{{range $e := .Exercises}}
 <h2 id="ex-{{$e.ID}}">Exercise {{$e.ID}}</h2>
-<figure><img src="{{figure $.Figures $i}}" alt="histogram of the points on exercise {{$e.ID}}"></figure>
+<figure><img src="{{$e.Figure}}" alt="histogram of the points on exercise {{$e.ID}}"></figure>
 <p class="stats">Out of {{pts $e.Points.Max}}: {{$e.Points}}.</p>
 <table><tr><th>status</th><th class="n">learners</th></tr>
 {{range $e.Statuses}}<tr><td>{{p .Status}}</td><td class="n">{{.Learners}}</td></tr>
@@ -203,6 +210,9 @@ func reportMarkdown(c *Class, gs []Graded, a *Assignment) []byte {
 		}
 		fmt.Fprintf(&b, "This run regraded %s; the others are as the last run graded them.\n\n", strings.Join(names, ", "))
 	}
+	for _, n := range c.Run.Notes {
+		fmt.Fprintf(&b, "> **Note:** %s\n\n", mdText(n))
+	}
 	if c.Run.Unsandboxed > 0 {
 		fmt.Fprintf(&b, "> **%d of %d submissions were graded without the sandbox** (-unsandboxed): their code ran as the instructor.\n\n", c.Run.Unsandboxed, c.Learners)
 	} else {
@@ -225,7 +235,7 @@ func reportMarkdown(c *Class, gs []Graded, a *Assignment) []byte {
 	for _, g := range c.Attention {
 		fmt.Fprintf(&b, "### %s (%d)\n\n| learner | exercise | status | detail |\n|---|---|---|---|\n", g.Why, len(g.Entries))
 		for _, e := range g.Entries {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(e.Learner), mdText(e.Exercise), mdText(string(e.Status)), mdText(e.Detail))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(e.Learner), mdText(joinAny(e.Exercises)), mdText(joinAny(e.Statuses)), mdText(e.Detail))
 		}
 		b.WriteString("\n")
 	}
@@ -234,6 +244,7 @@ func reportMarkdown(c *Class, gs []Graded, a *Assignment) []byte {
 	if len(c.Common) == 0 {
 		b.WriteString("No failed case looks like a known mistake.\n\n")
 	} else {
+		fmt.Fprintf(&b, "The %d mistakes most learners made, over all exercises (each exercise's section lists all of its own).\n\n", len(c.Common))
 		b.WriteString("| exercise | learners | the hint they got |\n|---|---|---|\n")
 		for _, m := range c.Common {
 			fmt.Fprintf(&b, "| %s | %d | %s |\n", mdText(m.Exercise), m.Learners, mdText(m.Message))
@@ -270,6 +281,21 @@ func reportMarkdown(c *Class, gs []Graded, a *Assignment) []byte {
 		fmt.Fprintf(&b, " %s |\n", mdText(r.Flags))
 	}
 	return []byte(b.String())
+}
+
+// joinAny joins a list of strings or statuses with ", ".
+func joinAny(xs any) string {
+	switch xs := xs.(type) {
+	case []string:
+		return strings.Join(xs, ", ")
+	case []Status:
+		parts := make([]string, len(xs))
+		for i, x := range xs {
+			parts[i] = string(x)
+		}
+		return strings.Join(parts, "; ")
+	}
+	return fmt.Sprint(xs)
 }
 
 // plural is "1 learner", "2 learners".

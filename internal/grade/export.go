@@ -3,6 +3,8 @@ package grade
 import (
 	"encoding/csv"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/attention-in-go/course/lib/exercise"
@@ -78,19 +80,58 @@ func (x Export) moodleColumn() string {
 	return "Username"
 }
 
+// canvasDownload is the name Canvas gives a submission in the archive of
+// an assignment's submissions: the learner's name in lower case, "late"
+// for a late one, the learner's Canvas user id, the submission's id and
+// the file's name ("smithjane_late_12345_67890_01-…ipynb").
+var canvasDownload = regexp.MustCompile(`^([a-z0-9]+)_(?:late_)?([0-9]+)_[0-9]+_`)
+
+// identifier is the learner's identifier in the LMS: the learner's name
+// (the submission's file or folder name), or, with LMSUserID, the user id
+// in a name from Canvas's archive of submissions.
+func (x Export) identifier(learner string) string {
+	if x.id() == LMSUserID {
+		if m := canvasDownload.FindStringSubmatch(strings.ToLower(learner)); m != nil {
+			return m[2]
+		}
+	}
+	return learner
+}
+
+// exportable splits gs into the learners the exports can hold and the
+// reasons the others are left out: a grader error (their total would
+// count it as 0 — regrade them first), or a name that cannot be an LMS
+// identifier as it is (the exports write identifiers verbatim, so that
+// they match, and refuse what a spreadsheet would run as a formula).
+func exportable(gs []Graded, x Export) (ok []Graded, left []string) {
+	for _, g := range sortedByLearner(gs) {
+		id := x.identifier(g.Learner)
+		switch {
+		case slices.ContainsFunc(g.Scores, func(s Score) bool { return s.Status == StatusGraderError }):
+			left = append(left, fmt.Sprintf("%s: a grader error — regrade with -learner %q", printable(g.Learner), g.Learner))
+		case id == "" || csvCell(id) != id || strings.ContainsAny(id, ",\"\r\n"):
+			left = append(left, fmt.Sprintf("%s: the name is not an LMS identifier as it is — rename the submission to the learner's %s", printable(g.Learner), x.id()))
+		default:
+			ok = append(ok, g)
+		}
+	}
+	return ok, left
+}
+
 // canvasCSV is Canvas's gradebook import: Student, ID, SIS User ID, SIS
-// Login ID, Section and the assignment's column, one row per learner,
-// the learner's name in the column x.ID names (and as Student).
+// Login ID, Section and the assignment's column, one row per learner of
+// gs (see exportable), the learner's identifier in the column x.ID names
+// and the learner's name as Student.
 func canvasCSV(gs []Graded, a *Assignment, x Export) ([]byte, error) {
 	idCol := x.canvasColumn()
 	if idCol == "" {
-		return nil, fmt.Errorf("Canvas matches learners by ID, SIS User ID or SIS Login ID, not by %s", x.id())
+		return nil, fmt.Errorf("canvas matches learners by ID, SIS User ID or SIS Login ID, not by %s", x.id())
 	}
 	header := []string{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", csvCell(x.column(a))}
 	at := map[string]int{"ID": 1, "SIS User ID": 2, "SIS Login ID": 3}[idCol]
 	return writeCSV(header, gs, func(g Graded) []string {
 		row := make([]string, len(header))
-		row[0], row[at] = csvCell(g.Learner), csvCell(g.Learner)
+		row[0], row[at] = csvCell(g.Learner), x.identifier(g.Learner)
 		t, _ := g.total()
 		row[5] = exercise.FormatPoints(t)
 		return row
@@ -110,7 +151,7 @@ func moodleCSV(gs []Graded, a *Assignment, x Export) ([]byte, error) {
 			parts = append(parts, fmt.Sprintf("%s %s/%d", s.Exercise, exercise.FormatPoints(s.Points), s.Max))
 		}
 		fb := fmt.Sprintf("%s/%d: %s", exercise.FormatPoints(t), m, strings.Join(parts, ", "))
-		return []string{csvCell(g.Learner), exercise.FormatPoints(t), csvCell(fb)}
+		return []string{x.identifier(g.Learner), exercise.FormatPoints(t), csvCell(fb)}
 	})
 }
 

@@ -244,9 +244,6 @@ type Graded struct {
 	Scores  []Score  `json:"scores"`
 	// Unsandboxed records a submission graded without the sandbox.
 	Unsandboxed bool `json:"unsandboxed,omitempty"`
-	// Seconds is how long grading the submission took (cached results
-	// keep the time of the run that graded them).
-	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // Run is what a grading run used, written in the gradebook.
@@ -332,7 +329,7 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 
 	out := make([]Graded, len(subs))
 	fromCache := make([]bool, len(subs))
-	prog := newProgress(o.Progress, len(subs), nil)
+	prog := newProgress(o.Progress, len(subs), o.Jobs, nil)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for slot := range max(1, o.Jobs) {
@@ -351,7 +348,6 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 				}
 				if !cached {
 					g = gradeOne(ctx, tc, slot, filepath.Join(work, strconv.Itoa(i)), s, a, o, run)
-					g.Seconds = time.Since(start).Seconds()
 					if ctx.Err() == nil {
 						if err := c.write(key, g); err != nil && o.Log != nil {
 							fmt.Fprintf(o.Log, "cache: %v\n", err)
@@ -389,13 +385,29 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 			info.Graded++
 		}
 	}
+	now := classRecord{Source: a.Source, Seed: run.Seed, Engine: engine, Timeout: o.Timeout, Memory: o.Memory, Unsandboxed: run.Unsandboxed}
 	if regrade {
-		class = merge(record.Graded, out)
+		var added []string
+		class, added = merge(record.Graded, out)
 		for _, g := range out {
-			info.Regraded = append(info.Regraded, g.Learner)
+			if !slices.Contains(info.Regraded, g.Learner) {
+				info.Regraded = append(info.Regraded, g.Learner)
+			}
+		}
+		if len(added) > 0 {
+			info.Notes = append(info.Notes, fmt.Sprintf("new to the class since it was graded: %s", strings.Join(added, ", ")))
+		}
+		info.Notes = append(info.Notes, record.differences(now)...)
+		// The class record keeps describing the class run.
+		now.Engine, now.Timeout, now.Memory, now.Unsandboxed = record.Engine, record.Timeout, record.Memory, record.Unsandboxed
+	}
+	if o.Log != nil {
+		for _, n := range info.Notes {
+			fmt.Fprintf(o.Log, "note: %s\n", printable(n))
 		}
 	}
-	if err := c.put(classKey, classRecord{Source: a.Source, Seed: run.Seed, Graded: class}); err != nil {
+	now.Graded = class
+	if err := c.put(classKey, now); err != nil {
 		return nil, err
 	}
 	for _, g := range out {
@@ -416,7 +428,10 @@ func Grade(ctx context.Context, dir string, a *Assignment, o Options) ([]Graded,
 func selectLearners(subs []Submission, names []string, learners []string, dir string) ([]Submission, []string, error) {
 	var keptSubs []Submission
 	var keptNames []string
-	for _, l := range learners {
+	for i, l := range learners {
+		if slices.Contains(learners[:i], l) {
+			continue
+		}
 		found := false
 		for i, s := range subs {
 			if s.Learner == l {
@@ -438,18 +453,52 @@ func selectLearners(subs []Submission, names []string, learners []string, dir st
 	return keptSubs, keptNames, nil
 }
 
-// merge is the class record with the learners of regraded replaced (by
-// feedback file, which tells learners apart) or added.
-func merge(class, regraded []Graded) []Graded {
-	out := slices.Clone(class)
+// merge is the class record with the regraded learners' entries (all of
+// them, should two submissions share a name) replaced by their new ones,
+// and the names of the regraded learners the record did not hold.
+func merge(class, regraded []Graded) (out []Graded, added []string) {
+	names := map[string]bool{}
 	for _, g := range regraded {
-		if i := slices.IndexFunc(out, func(c Graded) bool { return c.File == g.File }); i >= 0 {
-			out[i] = g
-		} else {
-			out = append(out, g)
+		names[g.Learner] = true
+	}
+	for _, c := range class {
+		if names[c.Learner] {
+			delete(names, c.Learner)
+			continue
+		}
+		out = append(out, c)
+	}
+	for _, g := range regraded {
+		if names[g.Learner] {
+			added = append(added, g.Learner)
+			delete(names, g.Learner)
 		}
 	}
-	return out
+	return append(out, regraded...), added
+}
+
+// differences says how a regrade runs otherwise than the class run it
+// updates, for the log and the report.
+func (r classRecord) differences(now classRecord) []string {
+	var d []string
+	if r.Engine != now.Engine {
+		d = append(d, "the grader changed since the class was graded (another build of the course): the regraded learners were graded by the new one, the others by the old")
+	}
+	if r.Timeout != now.Timeout || r.Memory != now.Memory {
+		d = append(d, fmt.Sprintf("the limits differ from the class run's: -timeout %v -memory %d MiB now, %v and %d MiB then",
+			now.Timeout, now.Memory>>20, r.Timeout, r.Memory>>20))
+	}
+	if r.Unsandboxed != now.Unsandboxed {
+		d = append(d, fmt.Sprintf("the class was graded %s, this regrade %s", sandboxWord(r.Unsandboxed), sandboxWord(now.Unsandboxed)))
+	}
+	return d
+}
+
+func sandboxWord(unsandboxed bool) string {
+	if unsandboxed {
+		return "without the sandbox"
+	}
+	return "in the sandbox"
 }
 
 // writeClass writes what concerns the whole class: the gradebook, the
@@ -457,6 +506,14 @@ func merge(class, regraded []Graded) []Graded {
 func writeClass(outDir string, gs []Graded, a *Assignment, run Run, info RunInfo, x Export, log io.Writer) error {
 	if err := writeGradebook(filepath.Join(outDir, "gradebook.csv"), gs, run); err != nil {
 		return err
+	}
+	exported, left := exportable(gs, x)
+	if len(left) > 0 {
+		note := fmt.Sprintf("%d learners are left out of the LMS exports: %s", len(left), strings.Join(left, "; "))
+		info.Notes = append(info.Notes, note)
+		if log != nil {
+			fmt.Fprintf(log, "note: %s\n", note)
+		}
 	}
 	html, md, err := Report(gs, a, info)
 	if err != nil {
@@ -468,7 +525,7 @@ func writeClass(outDir string, gs []Graded, a *Assignment, run Run, info RunInfo
 	if err := writeFileAtomic(filepath.Join(outDir, "report.md"), md); err != nil {
 		return err
 	}
-	canvas, err := canvasCSV(gs, a, x)
+	canvas, err := canvasCSV(exported, a, x)
 	if err == nil {
 		err = writeFileAtomic(filepath.Join(outDir, "canvas.csv"), canvas)
 	} else {
@@ -484,7 +541,7 @@ func writeClass(outDir string, gs []Graded, a *Assignment, run Run, info RunInfo
 	if err != nil {
 		return err
 	}
-	moodle, err := moodleCSV(gs, a, x)
+	moodle, err := moodleCSV(exported, a, x)
 	if err != nil {
 		return err
 	}

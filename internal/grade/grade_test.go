@@ -538,8 +538,13 @@ func TestRegradeOneLearner(t *testing.T) {
 	// deadline, which a regrade of Bob must not read.
 	put("bob", solution)
 	put("alice", stub)
+	// The regrade uses the class's seed, from the class record, even
+	// with the seed file gone; bob asked for twice is graded once.
+	seedFile := filepath.Join(out, ".cache", "seed")
+	classSeed, _ := os.ReadFile(seedFile)
+	os.Remove(seedFile)
 	var progress strings.Builder
-	o.Learners, o.Progress = []string{"bob"}, &progress
+	o.Learners, o.Progress = []string{"bob", "bob"}, &progress
 	second, err := Grade(ctx, dir, a, o)
 	if err != nil {
 		t.Fatal(err)
@@ -557,6 +562,9 @@ func TestRegradeOneLearner(t *testing.T) {
 			t.Fatal(err)
 		}
 		files[name] = string(data)
+	}
+	if got, _ := os.ReadFile(seedFile); string(got) != string(classSeed) || !strings.Contains(files["gradebook.csv"], ","+strings.TrimSpace(string(classSeed))+",") {
+		t.Errorf("the regrade's seed is %q, the class's %q", got, classSeed)
 	}
 	full := fmt.Sprint(max)
 	for name, want := range map[string]string{
@@ -577,12 +585,24 @@ func TestRegradeOneLearner(t *testing.T) {
 
 	// A regrade grades afresh, even a notebook the cache holds (a result
 	// the instructor doubts: a time-out on a busy machine).
+	// Regraded with other limits than the class's: the report says so.
 	progress.Reset()
+	o.Timeout = 3 * time.Minute
 	if _, err := Grade(ctx, dir, a, o); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(progress.String(), "cached") {
 		t.Errorf("a regrade read the cache: %s", progress.String())
+	}
+	if md, _ := os.ReadFile(filepath.Join(out, "report.md")); !strings.Contains(string(md), "the limits differ from the class run's: -timeout 3m0s") {
+		t.Errorf("report.md does not say the regrade's limits differ:\n%s", md)
+	}
+	other, err := LoadAssignment(root, "lessons/exercises/02-bahdanau-luong.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Grade(ctx, dir, other, o); err == nil || !strings.Contains(err.Error(), "no earlier grading of lessons/exercises/02-bahdanau-luong.md") {
+		t.Errorf("a regrade on another assignment than the class's: %v", err)
 	}
 
 	o.Learners = []string{"dave"}

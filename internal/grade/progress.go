@@ -11,10 +11,13 @@ import (
 
 // progress writes a line per finished submission: how many are done,
 // the learner's points, how long it took, the time elapsed and an
-// estimate of what remains at the pace so far.
+// estimate of what remains at the pace so far. With jobs submissions
+// graded in parallel, the first few finish together and say little of
+// the pace: the estimate starts once jobs submissions were graded.
 type progress struct {
 	w     io.Writer
 	total int
+	jobs  int
 	start time.Time
 	now   func() time.Time
 
@@ -24,11 +27,11 @@ type progress struct {
 	elapsed time.Duration // at the last graded (not cached) submission
 }
 
-func newProgress(w io.Writer, total int, now func() time.Time) *progress {
+func newProgress(w io.Writer, total, jobs int, now func() time.Time) *progress {
 	if now == nil {
 		now = time.Now
 	}
-	return &progress{w: w, total: total, start: now(), now: now}
+	return &progress{w: w, total: total, jobs: max(jobs, 1), start: now(), now: now}
 }
 
 // finished records g, graded in took (or read from the cache), and
@@ -54,7 +57,7 @@ func (p *progress) finished(g Graded, took time.Duration, cached bool) {
 		exercise.FormatPoints(total), max, how, fmtDuration(elapsed))
 	// The pace is that of the submissions graded so far: cached ones
 	// take no time and say nothing of the rest.
-	if graded := p.done - p.cached; graded > 0 && p.done < p.total {
+	if graded := p.done - p.cached; graded >= p.jobs && p.done < p.total {
 		left := time.Duration(float64(p.elapsed) / float64(graded) * float64(p.total-p.done))
 		line += ", about " + fmtDuration(left) + " left"
 	}

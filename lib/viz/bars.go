@@ -219,7 +219,7 @@ const valuePad = vg.Length(2)
 // barValues is a plot.Plotter writing the value of each bar above it (or
 // under it, for negative values).
 type barValues struct {
-	bars   []*plotter.BarChart
+	bars     []*plotter.BarChart
 	format   string
 	width    vg.Length // room for a label: the width of a bar
 	skipZero bool      // leave bars of height 0 unlabelled
