@@ -9,9 +9,9 @@ import (
 	"github.com/attention-in-go/course/lib/random"
 )
 
-// This file holds the checks of lesson 08's exercises: masked mean,
-// masked max and [CLS] pooling of an encoder's output x [seq][d], with
-// keep [seq] true on real tokens.
+// This file holds the checks of lesson 08's exercises: masked mean and
+// masked max pooling of an encoder's output x [seq][d], with keep [seq]
+// true on real tokens, and the [CLS] token put in front of a review.
 
 // PoolIn is an input of the pooling exercises (lib/exercise).
 type PoolIn = exercise.PoolIn
@@ -155,25 +155,116 @@ func lastReal(in PoolIn) []float64 {
 	return in.X[0]
 }
 
-var clsSpec = Register(&Exercise[poolFunc, PoolIn, []float64]{
-	ID: "cls-pool", Title: "[CLS] pooling", Points: 1,
-	Signature: "func CLSPool(x [][]float64, keep []bool) []float64",
-	Task:      exercise.CLSPool,
-	Reference: func(in PoolIn) []float64 { return reference.CLSPool(in.X) },
-	Cases:     poolCases(true),
-	Hidden:    poolHidden(true),
-	Compare:   Vector(tol),
-	Hints: []Hint[PoolIn, []float64]{
-		{Name: "last-position", Message: "this is the last position's vector; the classifier puts [CLS] first: x[0]",
-			Wrong: func(in PoolIn) []float64 { return in.X[len(in.X)-1] }},
-		{Name: "last-real-token", Message: "this is the last real token's vector (a left-to-right RNN's summary); [CLS] is the first position: x[0]",
-			Wrong: lastReal},
-		{Name: "mean", Message: "this is the mean of the real tokens; [CLS] pooling takes the one vector at position 0",
-			Wrong: meanVariant(reference.PoolVariant{})},
+// The input and output of the [CLS] exercise (lib/exercise).
+type (
+	CLSIn  = exercise.CLSIn
+	CLSOut = exercise.CLSOut
+)
+
+type clsFunc = func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool)
+
+// clsIn is a review of seq token vectors of d values, the last pads of
+// them padding, and a [CLS] vector drawn apart from them (around 5), so
+// that where it lands shows.
+func clsIn(r *random.Source, seq, d, pads int) CLSIn {
+	in := poolIn(r, seq, d, 0, keepMask(seq, span(seq-pads, seq)...))
+	cls := r.Normal(1, d)[0]
+	for i := range cls {
+		cls[i] += 5
+	}
+	return CLSIn{X: in.X, Keep: in.Keep, CLS: cls}
+}
+
+// withCLSWrong builds the usual mistakes of WithCLS: [CLS] at the end,
+// masked as padding, put over the first token, or the mask left as it was.
+func withCLSWrong(last, masked, over, keepAsIs bool) func(CLSIn) CLSOut {
+	return func(in CLSIn) CLSOut {
+		x, keep := reference.WithCLS(in.X, in.Keep, in.CLS)
+		switch {
+		case last:
+			x = append(append([][]float64{}, in.X...), in.CLS)
+			keep = append(append([]bool{}, in.Keep...), true)
+		case over:
+			x = append([][]float64{in.CLS}, in.X[1:]...)
+			keep = append([]bool{true}, in.Keep[1:]...)
+		}
+		if masked {
+			keep[0] = false
+		}
+		if keepAsIs {
+			keep = in.Keep
+		}
+		return CLSOut{X: x, Keep: keep}
+	}
+}
+
+func compareCLS(got, want CLSOut) *Diff {
+	switch {
+	case got.Changed:
+		return &Diff{Msg: "your function changed x or keep: the caller's review must stay as it was — build new slices"}
+	case len(got.X) != len(want.X):
+		return &Diff{Where: "number of positions", Want: fmt.Sprint(len(want.X)), Got: fmt.Sprint(len(got.X))}
+	case len(got.Keep) != len(want.Keep):
+		return &Diff{Where: "length of the mask", Want: fmt.Sprintf("%d, one per position", len(want.Keep)), Got: fmt.Sprint(len(got.Keep))}
+	}
+	for t := range want.X {
+		if d := Vector(tol)(got.X[t], want.X[t]); d != nil {
+			d.Where = fmt.Sprintf("position %d, %s", t, d.Where)
+			return d
+		}
+	}
+	for t := range want.Keep {
+		if got.Keep[t] != want.Keep[t] {
+			return &Diff{Where: fmt.Sprintf("keep[%d]", t), Want: fmt.Sprint(want.Keep[t]), Got: fmt.Sprint(got.Keep[t])}
+		}
+	}
+	return nil
+}
+
+var clsSpec = Register(&Exercise[clsFunc, CLSIn, CLSOut]{
+	ID: "cls-pool", Title: "[CLS]: a token in front, never padding", Points: 2,
+	Signature: "func WithCLS(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool)",
+	Task:      exercise.WithCLS,
+	Reference: func(in CLSIn) CLSOut {
+		x, keep := reference.WithCLS(in.X, in.Keep, in.CLS)
+		return CLSOut{X: x, Keep: keep}
+	},
+	Cases: func() []Case[CLSIn] {
+		return []Case[CLSIn]{
+			{"5 tokens of 3, the last 2 padding", clsIn(random.New(811), 5, 3, 2)},
+			{"4 tokens of 2, no padding", clsIn(random.New(812), 4, 2, 0)},
+			{"one real token, then 3 padding", clsIn(random.New(813), 4, 2, 3)},
+			{"a review of one token", clsIn(random.New(814), 1, 4, 0)},
+		}
+	},
+	Hidden: func(r *random.Source) []Case[CLSIn] {
+		seq, d := intIn(r, 3, 10), intIn(r, 1, 6)
+		pads := intIn(r, 1, seq-1)
+		return []Case[CLSIn]{
+			{fmt.Sprintf("%d tokens of %d, the last %d padding", seq, d, pads), clsIn(r, seq, d, pads)},
+			{"no padding", clsIn(r, intIn(r, 2, 6), d, 0)},
+			{"only padding after the first token", clsIn(r, 4, d, 3)},
+		}
+	},
+	Compare: compareCLS,
+	Hints: []Hint[CLSIn, CLSOut]{
+		{Name: "changes-input", Message: "build new slices: append([][]float64{cls}, x...) makes a new outer slice; shifting x in place (or writing into keep) changes the caller's review",
+			Detect: func(_ CLSIn, got CLSOut) bool { return got.Changed }},
+		{Name: "cls-last", Message: "[CLS] goes in front: x becomes [cls, x_0, x_1, …] and keep [true, keep_0, …] — the classifier reads the output at position 0",
+			Wrong: withCLSWrong(true, false, false, false)},
+		{Name: "cls-masked", Message: "[CLS] is never padding: keep[0] must be true, or no token may attend to it (and its own row sees nothing real)",
+			Wrong: withCLSWrong(false, true, false, false)},
+		{Name: "cls-over-first", Message: "put [CLS] before the first token, not in its place: the review keeps all its tokens, and the sequence grows by one",
+			Wrong: withCLSWrong(false, false, true, false)},
+		{Name: "mask-not-extended", Message: "the mask needs one more entry too: keep becomes [true, keep_0, keep_1, …], one per position of the new x",
+			Wrong: withCLSWrong(false, false, false, true)},
 	},
 	Deny:  poolDeny,
 	Allow: StdOnly,
 })
 
-// CLSPool checks the learner's CLSPool: the output at the [CLS] position.
-func CLSPool(f func(x [][]float64, keep []bool) []float64) *Result { return clsSpec.Check(f) }
+// WithCLS checks the learner's WithCLS: the [CLS] vector in front of
+// the review, the mask extended with true for it, the inputs unchanged.
+func WithCLS(f func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool)) *Result {
+	return clsSpec.Check(f)
+}

@@ -308,18 +308,31 @@ func TestPooling(t *testing.T) {
 		{"max from 0", "zero-init", learnerPool("max-zero")},
 		{"−Inf on a fully padded sequence", "fully-padded", learnerPool("max-nan")},
 	})
-	first := func(x [][]float64, keep []bool) []float64 { return append([]float64(nil), x[0]...) }
-	expectHints(t, clsSpec, first, []hintCase[poolFunc]{
-		{"the last position", "last-position", func(x [][]float64, keep []bool) []float64 { return x[len(x)-1] }},
-		{"the last real token", "last-real-token", func(x [][]float64, keep []bool) []float64 {
-			last := 0
-			for t, k := range keep {
-				if k {
-					last = t
-				}
-			}
-			return x[last]
+	// A learner's WithCLS, written apart from the reference.
+	withCLS := func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+		return append([][]float64{cls}, x...), append([]bool{true}, keep...)
+	}
+	expectHints(t, clsSpec, withCLS, []hintCase[clsFunc]{
+		{"shifted in place", "changes-input", func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+			x = append(x, nil) // within x's capacity: the caller's array
+			copy(x[1:], x)
+			x[0] = cls
+			keep = append(keep, false)
+			copy(keep[1:], keep)
+			keep[0] = true
+			return x, keep
 		}},
-		{"the mean", "mean", learnerPool("mean")},
+		{"[CLS] at the end", "cls-last", func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+			return append(append([][]float64{}, x...), cls), append(append([]bool{}, keep...), true)
+		}},
+		{"[CLS] masked", "cls-masked", func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+			return append([][]float64{cls}, x...), append([]bool{false}, keep...)
+		}},
+		{"[CLS] over the first token", "cls-over-first", func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+			return append([][]float64{cls}, x[1:]...), append([]bool{true}, keep[1:]...)
+		}},
+		{"the mask as it was", "mask-not-extended", func(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+			return append([][]float64{cls}, x...), keep
+		}},
 	})
 }

@@ -61,6 +61,19 @@ func MaskedMax(x [][]float64, keep []bool, v PoolVariant) []float64 {
 	return out
 }
 
+// WithCLS is the review with the [CLS] vector in front, [cls, x_0, x_1,
+// …], and its mask with [CLS] real, [true, keep_0, keep_1, …]: what
+// lib/classifier does before its encoder with PoolCLS. The inputs are not
+// changed.
+func WithCLS(x [][]float64, keep []bool, cls []float64) ([][]float64, []bool) {
+	outX := make([][]float64, 0, len(x)+1)
+	outX = append(outX, append([]float64(nil), cls...))
+	for _, row := range x {
+		outX = append(outX, append([]float64(nil), row...))
+	}
+	return outX, append([]bool{true}, keep...)
+}
+
 // CLSPool is x_0, the output at the [CLS] position the classifier puts
 // first.
 func CLSPool(x [][]float64) []float64 {
