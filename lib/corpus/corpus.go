@@ -2,8 +2,8 @@
 // of files of the Go standard library, read from the Go installation every
 // learner already has ($(go env GOROOT)/src, BSD-licensed), split into
 // training and test text by file, as bytes. It also holds the n-gram
-// baselines the lesson measures the GPT against ([NGram]) and bits per
-// character.
+// baselines the lesson measures the GPT against ([NGram], [KneserNey])
+// and bits per character.
 //
 // Byte-level: every byte is a token, so the vocabulary is the 256 byte
 // values and nothing is ever unknown.
