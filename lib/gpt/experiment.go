@@ -72,15 +72,27 @@ type Scores struct {
 // BitsPerChar is −mean(Log2P).
 func (s *Scores) BitsPerChar() float64 { return corpus.BitsPerChar(s.Log2P) }
 
-// Evaluate scores text with the model of store: windows of seq bytes, one
-// after the other, each read from its start, so a byte's context is the
-// bytes of its window up to it (1 … seq of them; (seq+1)/2 on average).
-// Every byte but the first of each window… is a target: the windows are
-// text[i : i+seq] predicting text[i+1 : i+seq+1], for i = 0, seq, 2·seq, …
+// Evaluate scores text with the model of store on windows of seq bytes
+// that overlap by half (a sliding window of stride seq/2): window w reads
+// text[w·stride : w·stride+seq] and predicts the byte after each of its
+// bytes, and only the predictions of its last stride bytes count — the
+// first window's all of them — so every byte is scored once, and each,
+// past the first seq/2, with at least seq−stride bytes of context before
+// it in its window (seq−stride+1 … seq; (3·seq/2+1)/2 on average for an
+// even seq, against (seq+1)/2 for windows one after the other). An
+// n-gram model always has its whole history; this gives the GPT most of
+// its own.
 //
 // Introduced in lesson 10.
 func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, error) {
-	in, tg, n := corpus.Windows(text, seq, seq)
+	return evaluate(store, c, text, seq, max(seq/2, 1))
+}
+
+// evaluate scores text on windows of seq bytes every stride bytes, each
+// window's last stride predictions (the first window's all; with stride
+// = seq, every window's all).
+func evaluate(store *model.Store, c Config, text []byte, seq, stride int) (*Scores, error) {
+	in, tg, n := corpus.Windows(text, seq, stride)
 	if n == 0 {
 		return nil, fmt.Errorf("gpt.Evaluate: the text (%d bytes) is shorter than one window of %d", len(text), seq+1)
 	}
@@ -112,7 +124,17 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 		// At most one batch is scored beside a prediction.
 		scoring.Wait()
 		scoring.Go(func() {
-			parts[k] = scoreWindows(logits, tg[w0*seq:], min(batch, n-w0), seq, c.Vocab, w0*seq)
+			for b := range min(batch, n-w0) {
+				w := w0 + b
+				from := seq - stride // the window's new bytes
+				if w == 0 {
+					from = 0
+				}
+				part := scoreWindow(logits[b*seq*c.Vocab:(b+1)*seq*c.Vocab], tg[w*seq:(w+1)*seq], from, c.Vocab, w*stride)
+				parts[k].Index = append(parts[k].Index, part.Index...)
+				parts[k].Log2P = append(parts[k].Log2P, part.Log2P...)
+				parts[k].Top = append(parts[k].Top, part.Top...)
+			}
 		})
 	}
 	scoring.Wait()
@@ -125,14 +147,14 @@ func Evaluate(store *model.Store, c Config, text []byte, seq int) (*Scores, erro
 	return s, nil
 }
 
-// scoreWindows scores the first windows windows of logits [·, seq, vocab]
-// against their targets: for each position, log₂ of the softmax's
-// probability of its target, and the most likely byte. index is the first
-// window's first target's index in Windows's targets (the byte it scores
-// is one further in the text).
-func scoreWindows(logits []float32, targets []int32, windows, seq, vocab, index int) Scores {
+// scoreWindow scores one window's logits [seq, vocab] against its
+// targets from position from on: for each position, log₂ of the
+// softmax's probability of its target, and the most likely byte. start is
+// the window's first byte in the text (the byte position j scores is
+// start+j+1).
+func scoreWindow(logits []float32, targets []int32, from, vocab, start int) Scores {
 	var s Scores
-	for i := range windows * seq {
+	for i := from; i < len(targets); i++ {
 		z := logits[i*vocab : (i+1)*vocab]
 		top, best := 0, z[0]
 		m := math.Inf(-1)
@@ -147,7 +169,7 @@ func scoreWindows(logits []float32, targets []int32, windows, seq, vocab, index 
 			sum += math.Exp(float64(x) - m)
 		}
 		lp := float64(z[targets[i]]) - m - math.Log(sum) // log softmax
-		s.Index = append(s.Index, index+i+1)
+		s.Index = append(s.Index, start+i+1)
 		s.Log2P = append(s.Log2P, lp/math.Ln2)
 		s.Top = append(s.Top, byte(top))
 	}

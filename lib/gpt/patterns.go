@@ -200,12 +200,13 @@ func (r PositionResult) Mean(from, to int) float64 {
 	return s / float64(to-from)
 }
 
-// ByPosition evaluates the model on windows of seq bytes of text and
-// averages the bits per character at each position of the window.
+// ByPosition evaluates the model on windows of seq bytes of text, one
+// after the other, every position of each scored, and averages the bits
+// per character at each position of the window.
 //
 // Introduced in lesson 10.
 func ByPosition(store *model.Store, c Config, text []byte, seq int) (PositionResult, error) {
-	s, err := Evaluate(store, c, text, seq)
+	s, err := evaluate(store, c, text, seq, seq)
 	if err != nil {
 		return PositionResult{}, err
 	}
