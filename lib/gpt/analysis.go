@@ -209,6 +209,46 @@ func ParseShare(samples [][]byte) float64 {
 	return float64(n) / float64(len(samples))
 }
 
+// ParseRate is how many of a set of samples [Parses]: K of N.
+//
+// Introduced in lesson 10.
+type ParseRate struct{ K, N int }
+
+// CountParses counts the samples for which [Parses] holds.
+//
+// Introduced in lesson 10.
+func CountParses(samples [][]byte) ParseRate {
+	r := ParseRate{N: len(samples)}
+	for _, s := range samples {
+		if Parses(s) {
+			r.K++
+		}
+	}
+	return r
+}
+
+// Share is K/N.
+func (r ParseRate) Share() float64 { return float64(r.K) / float64(r.N) }
+
+// Interval is the 95 % Wilson score interval of the share (Wilson 1927):
+// the shares p for which K of N is within 1.96 standard deviations,
+// (K + z²/2 ± z·√(K(N−K)/N + z²/4)) / (N + z²) with z = 1.96. Unlike
+// p̂ ± 1.96·√(p̂(1−p̂)/N) it stays inside [0, 1] and is not empty at K = 0:
+// 0 of 20 allows up to 16 %, 1 of 20 anything from 0.9 % to 24 %.
+func (r ParseRate) Interval() (lo, hi float64) {
+	const z = 1.959963984540054
+	k, n := float64(r.K), float64(r.N)
+	centre := k + z*z/2
+	half := z * math.Sqrt(k*(n-k)/n+z*z/4)
+	return max(0, (centre-half)/(n+z*z)), min(1, (centre+half)/(n+z*z))
+}
+
+// String is "5% (95% interval 2–11%, 5 of 100)".
+func (r ParseRate) String() string {
+	lo, hi := r.Interval()
+	return fmt.Sprintf("%3.0f%% (95%% interval %.0f–%.0f%%, %d of %d)", 100*r.Share(), 100*lo, 100*hi, r.K, r.N)
+}
+
 // SampleNGram continues prompt with n bytes drawn from the n-gram model,
 // batch samples from the random source seeded with seed: the baseline of
 // [ParseShare].

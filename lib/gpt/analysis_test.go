@@ -92,3 +92,42 @@ func TestBreakdown(t *testing.T) {
 		t.Errorf("n-gram bits on the closer = %v, want %v", r.NGramBits, want)
 	}
 }
+
+// TestParseRateInterval checks the Wilson interval against the values of
+// the usual tables (0 of 20: 0–16.1 %; 1 of 20: 0.9–23.6 %), against the
+// roots of its defining equation, and that it holds the share.
+func TestParseRateInterval(t *testing.T) {
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{0, 20, 0, 0.1611},
+		{1, 20, 0.0089, 0.2361},
+		{5, 100, 0.0215, 0.1118},
+		{20, 20, 0.8389, 1},
+	} {
+		lo, hi := ParseRate{tc.k, tc.n}.Interval()
+		if math.Abs(lo-tc.lo) > 5e-5 || math.Abs(hi-tc.hi) > 5e-5 {
+			t.Errorf("%d of %d: interval %.4f–%.4f, want %.4f–%.4f", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+	// The textbook form: the roots p of (p̂ − p)² = z²·p(1−p)/n.
+	const z = 1.959963984540054
+	for n := 1; n <= 60; n++ {
+		for k := 0; k <= n; k++ {
+			lo, hi := ParseRate{k, n}.Interval()
+			ph := float64(k) / float64(n)
+			for _, p := range []float64{lo, hi} {
+				if d := (ph-p)*(ph-p) - z*z*p*(1-p)/float64(n); math.Abs(d) > 1e-12 {
+					t.Fatalf("%d of %d: %v is not a root (%g)", k, n, p, d)
+				}
+			}
+			if lo > ph+1e-12 || hi < ph-1e-12 || lo < -1e-12 || hi > 1+1e-12 {
+				t.Fatalf("%d of %d: interval %v–%v does not hold %v inside [0, 1]", k, n, lo, hi, ph)
+			}
+		}
+	}
+	if got := (ParseRate{5, 100}).String(); got != "  5% (95% interval 2–11%, 5 of 100)" {
+		t.Errorf("String = %q", got)
+	}
+}
