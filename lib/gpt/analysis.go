@@ -196,19 +196,6 @@ func Parses(text []byte) bool {
 	return err == nil
 }
 
-// ParseShare is the share of samples for which [Parses] holds.
-//
-// Introduced in lesson 10.
-func ParseShare(samples [][]byte) float64 {
-	n := 0
-	for _, s := range samples {
-		if Parses(s) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(samples))
-}
-
 // ParseRate is how many of a set of samples [Parses]: K of N.
 //
 // Introduced in lesson 10.
@@ -251,7 +238,7 @@ func (r ParseRate) String() string {
 
 // SampleNGram continues prompt with n bytes drawn from the n-gram model,
 // batch samples from the random source seeded with seed: the baseline of
-// [ParseShare].
+// [CountParses].
 //
 // Introduced in lesson 10.
 func SampleNGram(ng *corpus.NGram, prompt []byte, n, batch int, seed uint32) [][]byte {

@@ -28,8 +28,8 @@ func TestParses(t *testing.T) {
 			t.Errorf("Parses(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
-	if got := ParseShare([][]byte{[]byte("x := 1\n"), []byte("x := )\n")}); got != 0.5 {
-		t.Errorf("ParseShare = %v, want 0.5", got)
+	if got := CountParses([][]byte{[]byte("x := 1\n"), []byte("x := )\n")}).Share(); got != 0.5 {
+		t.Errorf("CountParses(…).Share() = %v, want 0.5", got)
 	}
 }
 
