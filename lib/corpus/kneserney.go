@@ -99,18 +99,7 @@ func (m *KneserNey) Dist(context []byte) []float64 {
 		if k == top {
 			counts = m.raw[k]
 		}
-		h := counts[string(context[len(context)-k:])]
-		if h == nil {
-			continue // an unseen history: the order below as is
-		}
-		total := float64(h.total)
-		lower := m.Discount * float64(len(h.next)) / total
-		for c := range p {
-			p[c] *= lower
-		}
-		for j, c := range h.next {
-			p[c] += max(float64(h.count[j])-m.Discount, 0) / total
-		}
+		counts[string(context[len(context)-k:])].interpolate(p, m.Discount)
 	}
 	return p
 }

@@ -94,20 +94,27 @@ func (m *NGram) Dist(context []byte) []float64 {
 	p := make([]float64, 256)
 	copy(p, m.uni[:])
 	for k := 1; k < m.Order && k <= len(context); k++ {
-		h := m.hist[k][string(context[len(context)-k:])]
-		if h == nil {
-			continue // an unseen history: the order below as is
-		}
-		total := float64(h.total)
-		lower := m.Discount * float64(len(h.next)) / total
-		for c := range p {
-			p[c] *= lower
-		}
-		for j, c := range h.next {
-			p[c] += max(float64(h.count[j])-m.Discount, 0) / total
-		}
+		m.hist[k][string(context[len(context)-k:])].interpolate(p, m.Discount)
 	}
 	return p
+}
+
+// interpolate turns p, the order below's distribution, into this
+// history's: every count gives up D, and the mass freed, D·types/total,
+// goes to p — max(count(c) − D, 0)/total + D·types/total·p(c). An unseen
+// history (nil) leaves p as it is.
+func (h *history) interpolate(p []float64, discount float64) {
+	if h == nil {
+		return
+	}
+	total := float64(h.total)
+	lower := discount * float64(len(h.next)) / total
+	for c := range p {
+		p[c] *= lower
+	}
+	for j, c := range h.next {
+		p[c] += max(float64(h.count[j])-discount, 0) / total
+	}
 }
 
 // Prob returns P(c|context).
