@@ -145,16 +145,6 @@ var maxSpec = Register(&Exercise[poolFunc, PoolIn, []float64]{
 // value over the real tokens, zeros for a fully padded sequence.
 func MaskedMax(f func(x [][]float64, keep []bool) []float64) *Result { return maxSpec.Check(f) }
 
-// lastReal is the vector at the last real position.
-func lastReal(in PoolIn) []float64 {
-	for t := len(in.Keep) - 1; t >= 0; t-- {
-		if in.Keep[t] {
-			return in.X[t]
-		}
-	}
-	return in.X[0]
-}
-
 // The input and output of the [CLS] exercise (lib/exercise).
 type (
 	CLSIn  = exercise.CLSIn
