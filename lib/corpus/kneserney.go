@@ -18,10 +18,10 @@ import (
 // N(h c) = #{b : b h c was seen}, the number of distinct bytes seen
 // before h c. A byte that often follows one frequent word has a large
 // raw count but few continuations, so the lower orders, which matter
-// when the longer history was rare, no longer echo what the higher order
-// already said. The order-0 distribution
-// interpolates the same way with the uniform 1/256, so every byte keeps a
-// chance and every P_k sums to 1.
+// for the bytes a longer history was never followed by, no longer echo
+// what the higher order already said. The unigram (the empty history)
+// interpolates the same way with the uniform 1/256, so every byte keeps
+// a chance and every P_k sums to 1.
 //
 // Typical sizes: orders 4 to 6 on lesson 10's 0.4 MB of Go, D = 0.75.
 //

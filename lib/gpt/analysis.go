@@ -214,8 +214,13 @@ func CountParses(samples [][]byte) ParseRate {
 	return r
 }
 
-// Share is K/N.
-func (r ParseRate) Share() float64 { return float64(r.K) / float64(r.N) }
+// Share is K/N (0 without samples).
+func (r ParseRate) Share() float64 {
+	if r.N == 0 {
+		return 0
+	}
+	return float64(r.K) / float64(r.N)
+}
 
 // Interval is the 95 % Wilson score interval of the share (Wilson 1927):
 // the shares p for which K of N is within 1.96 standard deviations,
@@ -223,6 +228,9 @@ func (r ParseRate) Share() float64 { return float64(r.K) / float64(r.N) }
 // p̂ ± 1.96·√(p̂(1−p̂)/N) it stays inside [0, 1] and is not empty at K = 0:
 // 0 of 20 allows up to 16 %, 1 of 20 anything from 0.9 % to 24 %.
 func (r ParseRate) Interval() (lo, hi float64) {
+	if r.N == 0 {
+		return 0, 1 // no sample: any share
+	}
 	const z = 1.959963984540054
 	k, n := float64(r.K), float64(r.N)
 	centre := k + z*z/2

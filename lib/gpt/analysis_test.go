@@ -131,3 +131,9 @@ func TestParseRateInterval(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 }
+
+func TestParseRateWithoutSamples(t *testing.T) {
+	if lo, hi := (ParseRate{}).Interval(); lo != 0 || hi != 1 || (ParseRate{}).Share() != 0 {
+		t.Errorf("0 of 0: share %v, interval %v–%v; want 0 and 0–1", (ParseRate{}).Share(), lo, hi)
+	}
+}

@@ -76,8 +76,9 @@ func (s *Scores) BitsPerChar() float64 { return corpus.BitsPerChar(s.Log2P) }
 // that overlap by half (a sliding window of stride seq/2): window w reads
 // text[w·stride : w·stride+seq] and predicts the byte after each of its
 // bytes, and only the predictions of its last stride bytes count — the
-// first window's all of them — so every byte is scored once, and each,
-// past the first seq/2, with at least seq−stride bytes of context before
+// first window's all of them — so every byte is scored once (but the
+// first, and a tail shorter than stride), and each, past the first
+// seq/2, with at least seq−stride bytes of context before
 // it in its window (seq−stride+1 … seq; (3·seq/2+1)/2 on average for an
 // even seq, against (seq+1)/2 for windows one after the other). An
 // n-gram model always has its whole history; this gives the GPT most of
