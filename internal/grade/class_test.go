@@ -612,3 +612,18 @@ func TestGradebookSandboxColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge: a regrade replaces every entry of its learners (two
+// submissions may share a name) and adds, and names, the new ones.
+func TestMerge(t *testing.T) {
+	g := func(learner, file string) Graded { return Graded{Learner: learner, File: file} }
+	class := []Graded{g("ann", "ann"), g("bob", "bob"), g("bob", "bob-1a2b"), g("cat", "cat")}
+	out, added := merge(class, []Graded{g("bob", "bob"), g("dan", "dan"), g("dan", "dan-3c4d")})
+	var got []string
+	for _, o := range out {
+		got = append(got, o.File)
+	}
+	if strings.Join(got, " ") != "ann cat bob dan dan-3c4d" || strings.Join(added, " ") != "dan" {
+		t.Errorf("merge: %v, added %v; want ann cat bob dan dan-3c4d, added dan", got, added)
+	}
+}

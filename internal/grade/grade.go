@@ -457,21 +457,19 @@ func selectLearners(subs []Submission, names []string, learners []string, dir st
 // them, should two submissions share a name) replaced by their new ones,
 // and the names of the regraded learners the record did not hold.
 func merge(class, regraded []Graded) (out []Graded, added []string) {
-	names := map[string]bool{}
+	inClass, isRegraded := map[string]bool{}, map[string]bool{}
+	for _, c := range class {
+		inClass[c.Learner] = true
+	}
 	for _, g := range regraded {
-		names[g.Learner] = true
+		isRegraded[g.Learner] = true
+		if !inClass[g.Learner] && !slices.Contains(added, g.Learner) {
+			added = append(added, g.Learner)
+		}
 	}
 	for _, c := range class {
-		if names[c.Learner] {
-			delete(names, c.Learner)
-			continue
-		}
-		out = append(out, c)
-	}
-	for _, g := range regraded {
-		if names[g.Learner] {
-			added = append(added, g.Learner)
-			delete(names, g.Learner)
+		if !isRegraded[c.Learner] {
+			out = append(out, c)
 		}
 	}
 	return append(out, regraded...), added

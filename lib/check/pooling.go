@@ -165,24 +165,25 @@ func clsIn(r *random.Source, seq, d, pads int) CLSIn {
 	return CLSIn{X: in.X, Keep: in.Keep, CLS: cls}
 }
 
-// withCLSWrong builds the usual mistakes of WithCLS: [CLS] at the end,
-// masked as padding, put over the first token, or the mask left as it was.
-func withCLSWrong(last, masked, over, keepAsIs bool) func(CLSIn) CLSOut {
+// clsMistake is WithCLS with one of its usual mistakes: [CLS] "last",
+// "masked" as padding, put "over" the first token, or the mask left "as
+// it was".
+func clsMistake(mistake string) func(CLSIn) CLSOut {
 	return func(in CLSIn) CLSOut {
 		x, keep := reference.WithCLS(in.X, in.Keep, in.CLS)
-		switch {
-		case last:
+		switch mistake {
+		case "last":
 			x = append(append([][]float64{}, in.X...), in.CLS)
 			keep = append(append([]bool{}, in.Keep...), true)
-		case over:
+		case "over":
 			x = append([][]float64{in.CLS}, in.X[1:]...)
 			keep = append([]bool{true}, in.Keep[1:]...)
-		}
-		if masked {
+		case "masked":
 			keep[0] = false
-		}
-		if keepAsIs {
+		case "as it was":
 			keep = in.Keep
+		default:
+			panic("clsMistake: no mistake " + mistake)
 		}
 		return CLSOut{X: x, Keep: keep}
 	}
@@ -241,13 +242,13 @@ var clsSpec = Register(&Exercise[clsFunc, CLSIn, CLSOut]{
 		{Name: "changes-input", Message: "build new slices: append([][]float64{cls}, x...) makes a new outer slice; shifting x in place (or writing into keep) changes the caller's review",
 			Detect: func(_ CLSIn, got CLSOut) bool { return got.Changed }},
 		{Name: "cls-last", Message: "[CLS] goes in front: x becomes [cls, x_0, x_1, …] and keep [true, keep_0, …] — the classifier reads the output at position 0",
-			Wrong: withCLSWrong(true, false, false, false)},
+			Wrong: clsMistake("last")},
 		{Name: "cls-masked", Message: "[CLS] is never padding: keep[0] must be true, or no token may attend to it (and its own row sees nothing real)",
-			Wrong: withCLSWrong(false, true, false, false)},
+			Wrong: clsMistake("masked")},
 		{Name: "cls-over-first", Message: "put [CLS] before the first token, not in its place: the review keeps all its tokens, and the sequence grows by one",
-			Wrong: withCLSWrong(false, false, true, false)},
+			Wrong: clsMistake("over")},
 		{Name: "mask-not-extended", Message: "the mask needs one more entry too: keep becomes [true, keep_0, keep_1, …], one per position of the new x",
-			Wrong: withCLSWrong(false, false, false, true)},
+			Wrong: clsMistake("as it was")},
 	},
 	Deny:  poolDeny,
 	Allow: StdOnly,
