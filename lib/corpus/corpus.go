@@ -145,12 +145,13 @@ func (s *Split) String() string {
 // Windows cuts text into examples for a language model: inputs are
 // text[i : i+seq] and targets text[i+1 : i+seq+1] (the next byte of every
 // position), for i = 0, stride, 2·stride, … while a whole window fits.
-// Both are returned flat, one example after the other, as int32 ids.
+// Both are returned flat, one example after the other, as int32 ids. The
+// text is bytes (lesson 10) or token ids (lesson 12's BPE).
 //
 // Typical shapes: → inputs and targets [n·seq], n examples of [seq].
 //
 // Introduced in lesson 10.
-func Windows(text []byte, seq, stride int) (inputs, targets []int32, n int) {
+func Windows[T byte | int32](text []T, seq, stride int) (inputs, targets []int32, n int) {
 	if seq < 1 || stride < 1 {
 		panic(fmt.Sprintf("corpus.Windows: seq and stride must be ≥ 1, got %d and %d", seq, stride))
 	}

@@ -106,7 +106,7 @@ func Breakdown(text []byte, s *Scores, ng *corpus.NGram, classes []Class) []Clas
 			o := &out[k]
 			o.Count++
 			o.Bits -= s.Log2P[j]
-			if s.Top[j] == text[i] {
+			if s.Top[j] == int32(text[i]) {
 				o.Accuracy++
 			}
 			o.NGramBits -= math.Log2(p[text[i]])

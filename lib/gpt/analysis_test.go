@@ -62,7 +62,7 @@ func TestBreakdown(t *testing.T) {
 	for i := 1; i < len(text); i++ {
 		s.Index = append(s.Index, i)
 		s.Log2P = append(s.Log2P, -1)
-		top := byte('?')
+		top := int32('?')
 		if text[i] == '}' {
 			top = '}'
 		}

@@ -331,7 +331,7 @@ func TestEvaluateMatchesOneWindowAtATime(t *testing.T) {
 			target := text[start+j+1]
 			want.Index = append(want.Index, start+j+1)
 			want.Log2P = append(want.Log2P, math.Log2(math.Exp(float64(z[target]))/sum))
-			want.Top = append(want.Top, byte(slices.Index(z, slices.Max(z))))
+			want.Top = append(want.Top, int32(slices.Index(z, slices.Max(z))))
 			context = append(context, j+1)
 		}
 	}
@@ -352,6 +352,12 @@ func TestEvaluateMatchesOneWindowAtATime(t *testing.T) {
 		if idx > seq && context[i] < seq/2+1 {
 			t.Fatalf("byte %d scored with %d bytes of context, want at least %d", idx, context[i], seq/2+1)
 		}
+	}
+	if !slices.Equal(got.Context, context) {
+		t.Errorf("Context = %v, want the bytes before each scored byte in its window, %v", got.Context, context)
+	}
+	if got.ScoredBytes() != len(got.Log2P) || math.Abs(got.BitsPerByte()-got.BitsPerChar()) > 1e-12 {
+		t.Errorf("a byte model: %d scored bytes for %d scores, %v bits per byte against %v per character", got.ScoredBytes(), len(got.Log2P), got.BitsPerByte(), got.BitsPerChar())
 	}
 	if n := len(got.Index); n < len(text)-seq/2-1 {
 		t.Errorf("%d bytes scored of %d: the tail left out is longer than half a window", n, len(text))
