@@ -21,7 +21,8 @@ func (s Settings) synthetic() ([][]int, error) {
 // Data returns the sentences the explorer analyses as token ids, and the
 // size of their vocabulary: the typed sentence, cut to MaxLen and numbered
 // by a vocabulary of its own words (lib/text: <pad> = 0, <unk> = 1, words
-// from 2), or Count synthetic sentences of VocabSize ids (lib/synthetic).
+// from 2) or by the Tokenizer's ids, or Count synthetic sentences of
+// VocabSize ids (lib/synthetic).
 //
 // Part of the library behind the appendix; the lesson does not name it.
 func (s Settings) Data() (sentences [][]int, vocabSize int, err error) {
@@ -31,6 +32,10 @@ func (s Settings) Data() (sentences [][]int, vocabSize int, err error) {
 	if strings.TrimSpace(s.Sentence) == "" {
 		sentences, err := s.synthetic()
 		return sentences, s.VocabSize, err
+	}
+	if s.Tokenizer != nil {
+		ids := s.Tokenizer.Encode([]byte(s.Sentence))
+		return [][]int{ids[:min(len(ids), s.MaxLen)]}, s.Tokenizer.VocabSize(), nil
 	}
 	vocab := text.NewVocab([]string{s.Sentence})
 	ids := vocab.Encode(s.Sentence)
@@ -118,7 +123,11 @@ func (a Analysis) String() string {
 	var b strings.Builder
 	source := fmt.Sprintf("%d synthetic sentences, vocabulary %d, at most %d tokens (seed %d)",
 		len(a.Sentences), a.VocabSize, a.Settings.MaxLen, a.Settings.Seed)
-	if strings.TrimSpace(a.Settings.Sentence) != "" {
+	switch {
+	case strings.TrimSpace(a.Settings.Sentence) != "" && a.Settings.Tokenizer != nil:
+		source = fmt.Sprintf("the sentence %q: %d tokens (at most %d) of a byte-level BPE of %d (padding shown as 0)",
+			a.Settings.Sentence, len(a.Sentences[0]), a.Settings.MaxLen, a.VocabSize)
+	case strings.TrimSpace(a.Settings.Sentence) != "":
 		source = fmt.Sprintf("the sentence %q: %d tokens (at most %d) of a vocabulary of %d (<pad> = 0, <unk> = 1)",
 			a.Settings.Sentence, len(a.Sentences[0]), a.Settings.MaxLen, a.VocabSize)
 	}

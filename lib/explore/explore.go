@@ -23,9 +23,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/bpe"
 	"github.com/attention-in-go/course/lib/posenc"
 	"github.com/attention-in-go/course/lib/text"
 	"github.com/attention-in-go/course/lib/viz"
@@ -43,8 +45,15 @@ var HeadChoices = []int{1, 2, 4, 8}
 // Part of the library behind the appendix; the lesson does not name it.
 type Settings struct {
 	// Sentence is the text to attend over, lower-cased and split into words
-	// (lib/text); "" uses synthetic tokens (lib/synthetic) instead.
+	// (lib/text) or cut into Tokenizer's tokens; "" uses synthetic tokens
+	// (lib/synthetic) instead.
 	Sentence string
+	// Tokenizer, when set, cuts Sentence into the subword tokens of a
+	// byte-level BPE (lib/bpe, lesson 12), as the source's explorer does
+	// with its subword tokenizer, instead of into words. A token's label
+	// shows its spaces as "·" and tabs and newlines escaped: " err" is
+	// "·err", "\n\t" is `\n\t`.
+	Tokenizer *bpe.Tokenizer
 	// Heads is the number of attention heads, one of HeadChoices.
 	Heads int
 	// MaxLen is the sequence length: longer sentences are cut, shorter
@@ -95,9 +104,12 @@ func (s Settings) Validate() error {
 // convention). Without a sentence they are the first of the synthetic
 // sentences ([Settings.Data]), ids shown as "t17", ….
 func (s Settings) Tokens() (tokens []string, mask [][]float64, err error) {
-	if strings.TrimSpace(s.Sentence) != "" {
+	switch {
+	case strings.TrimSpace(s.Sentence) != "" && s.Tokenizer != nil:
+		tokens = Labels(s.Tokenizer, s.Tokenizer.Encode([]byte(s.Sentence)))
+	case strings.TrimSpace(s.Sentence) != "":
 		tokens = text.Tokenize(s.Sentence)
-	} else {
+	default:
 		sentences, err := s.synthetic()
 		if err != nil {
 			return nil, nil, err
@@ -118,6 +130,21 @@ func (s Settings) Tokens() (tokens []string, mask [][]float64, err error) {
 		mask[0][j] = 1
 	}
 	return tokens, mask, nil
+}
+
+// Labels returns the tokens of ids as labels for a figure: their bytes,
+// with a space shown as "·" and other white space and non-printable bytes
+// escaped as in a Go string ("\t", "\n", "\xff"), so that " err", "err"
+// and "\n\t" are told apart.
+//
+// Introduced in lesson 12.
+func Labels(tok *bpe.Tokenizer, ids []int) []string {
+	out := make([]string, len(ids))
+	for i, p := range tok.Pieces(ids) {
+		q := strconv.Quote(p)
+		out[i] = strings.ReplaceAll(q[1:len(q)-1], " ", "·")
+	}
+	return out
 }
 
 // Attention returns the multi-head self-attention weights [heads][seq][seq]

@@ -1,11 +1,13 @@
 package explore
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/lib/bpe"
 	"github.com/attention-in-go/course/lib/viz"
 )
 
@@ -220,5 +222,57 @@ func TestViewNamesTokensAndShowsAnalysis(t *testing.T) {
 	}
 	if !strings.Contains(v, "<pre") || !strings.Contains(v, "Summary statistics") || !strings.Contains(v, "&lt;pad&gt; = 0") {
 		t.Errorf("view(true) lacks the analysis: …%s", v[max(0, len(v)-800):])
+	}
+}
+
+// With a tokenizer the explorer attends over BPE tokens, labelled so that
+// spaces and white space show, and analyses their ids.
+func TestTokensWithBPE(t *testing.T) {
+	// Trained on repeats of one line: " err" and " nil" become tokens.
+	tok, err := bpe.Train([]byte(strings.Repeat("\tif err != nil {\n", 8)), 270, bpe.Options{PreSplit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Default("if err != nil {\n\tx")
+	s.Tokenizer = tok
+	s.MaxLen = 10
+	tokens, mask, err := s.Tokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"if", "·err", "·!=", "·nil", "·{", `\n\t`, "x", "<pad>", "<pad>", "<pad>"}
+	if !reflect.DeepEqual(tokens, want) || !reflect.DeepEqual(mask, [][]float64{{0, 0, 0, 0, 0, 0, 0, 1, 1, 1}}) {
+		t.Errorf("Tokens = %q, %v; want %q with the last three masked", tokens, mask, want)
+	}
+	a, err := s.Analyze()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := tok.Encode([]byte(s.Sentence))
+	if !reflect.DeepEqual(a.Sentences, [][]int{ids}) || a.VocabSize != tok.VocabSize() {
+		t.Errorf("Data = %v of %d, want %v of %d", a.Sentences, a.VocabSize, ids, tok.VocabSize())
+	}
+	if !strings.Contains(a.String(), fmt.Sprintf("7 tokens (at most 10) of a byte-level BPE of %d", tok.VocabSize())) {
+		t.Errorf("String():\n%s", a)
+	}
+	if _, err := s.Figure(); err != nil {
+		t.Error(err)
+	}
+	// Without the tokenizer the same sentence is words, lower-cased.
+	s.Tokenizer = nil
+	if words, _, _ := s.Tokens(); words[1] != "err" || words[2] != "!" {
+		t.Errorf("words: %q", words)
+	}
+}
+
+func TestLabels(t *testing.T) {
+	tok, err := bpe.Train(nil, 256, bpe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Labels(tok, []int{' ', 'a', '\t', '\n', 0xff, 'é' >> 6})
+	want := []string{"·", "a", `\t`, `\n`, `\xff`, `\x03`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Labels = %q, want %q", got, want)
 	}
 }
