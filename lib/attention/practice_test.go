@@ -279,3 +279,39 @@ func TestMultiHeadWithDropout(t *testing.T) {
 		t.Error("training: the returned weights changed; want those before the dropout")
 	}
 }
+
+// TestLinearStateIsCausalLinear: the recurrent form, one token at a time,
+// gives the masked O(n²) form's rows; its last row is Linear over every
+// key; and the state's size does not grow.
+func TestLinearStateIsCausalLinear(t *testing.T) {
+	r := random.New(11)
+	q, k, v := r.Normal(12, 5), r.Normal(12, 5), r.Normal(12, 3)
+	want, err := CausalLinear(q, k, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewLinearState(5, 3)
+	got := make([][]float64, len(q))
+	for i := range q {
+		got[i] = st.Step(q[i], k[i], v[i])
+		if st.Size() != 5*3+5 {
+			t.Fatalf("after %d tokens the state holds %d floats, want %d", i+1, st.Size(), 5*3+5)
+		}
+	}
+	assertClose(t, "LinearState.Step", got, want, 1e-12)
+	all, err := Linear(q[len(q)-1:], k, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "the last token against Linear", got[len(got)-1:], all, 1e-12)
+	// Token 0 sees only itself: its output is its own value.
+	assertClose(t, "the first token", got[:1], v[:1], 1e-12)
+	// A step that forgot the mask (the whole sequence's sums) differs.
+	full, _ := Linear(q, k, v)
+	if math.Abs(full[0][0]-got[0][0]) < 1e-6 {
+		t.Error("the causal rows equal the unmasked ones: the test inputs cannot tell them apart")
+	}
+	if _, err := CausalLinear(q[:3], k, v); err == nil {
+		t.Error("CausalLinear with 3 queries and 12 keys: no error")
+	}
+}
