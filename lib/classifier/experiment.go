@@ -32,6 +32,7 @@ type Experiment struct {
 	NoScale        bool
 	AttnDropout    float64
 	LabelSmoothing float64 // ε of train.SmoothedCrossEntropy
+	EntropyBonus   float64 // λ of train.WithEntropyBonus
 	// Tag, when set, names the checkpoints Tag-kind instead of
 	// lesson08-kind, so that variants do not overwrite lesson 8's models.
 	Tag string
@@ -108,6 +109,7 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 	if e.LabelSmoothing != 0 {
 		loss = train.SmoothedCrossEntropy(e.LabelSmoothing)
 	}
+	loss = train.WithEntropyBonus(loss, e.EntropyBonus)
 	return train.Fit(train.Config{Name: e.Name(k), Label: e.label(k), Steps: e.Steps, BatchSize: e.Batch,
 		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), loss, d)
 }
