@@ -55,8 +55,9 @@ func (e Experiment) TrainingFLOPs() float64 {
 
 // TrainingFLOPsPerToken counts the floating-point operations (a multiply
 // and an add are two) of one training step per token position, as
-// Kaplan et al. count them (Scaling Laws for Neural Language Models,
-// 2020, §2.1): the backward pass costs about twice the forward, so
+// Hoffmann et al. count them (Training Compute-Optimal Large Language
+// Models, 2022, Appendix F): the backward pass costs about twice the
+// forward, so
 //
 //	training ≈ 3 · forward,
 //	forward  = Layers · (2·4·d² + 2·2·d·d_ff + 2·2·Context·d) + 2·Vocab·d
@@ -66,6 +67,10 @@ func (e Experiment) TrainingFLOPs() float64 {
 // whole window (the course computes every score and masks half), then the
 // output layer (logits = h·Eᵀ). The embedding lookup, the LayerNorms,
 // the softmax and the biases are left out: they are a few per cent here.
+// Kaplan et al.'s simpler count (Scaling Laws for Neural Language Models,
+// 2020, §2.1, 2N + 2·Layers·Context·d) leaves the output layer out, so it
+// would charge a model the same whatever its vocabulary; this one charges
+// a larger vocabulary its larger output layer.
 //
 // Introduced in lesson 12.
 func (c Config) TrainingFLOPsPerToken() float64 {
