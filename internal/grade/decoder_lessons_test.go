@@ -7,8 +7,9 @@ import (
 // TestDecoderLessonsDenied: the exercises of lessons 9 and 10 flag a
 // program that links the library code computing their answer (the
 // attention and mask constructors of lib/attention, the decoder layer of
-// lib/transformer, the shifted inputs of lib/dates and lib/seq2seq), and
-// not what the exercise leaves to the learner.
+// lib/transformer, the shifted inputs of lib/dates and lib/seq2seq, the
+// beam search of lib/dates), and not what the exercise leaves to the
+// learner.
 func TestDecoderLessonsDenied(t *testing.T) {
 	expectDenied(t, []string{"lessons/exercises/09-full-transformer.md", "lessons/exercises/10-gpt-writes-go.md"}, []denyCase{
 		{"cross-attention", "lib/attention.Explain", "lib/attention"},
@@ -19,6 +20,10 @@ func TestDecoderLessonsDenied(t *testing.T) {
 		{"decoder-mask", "lib/attention.Explain", ""},
 		{"teacher-forcing", "lib/dates.ToArrays", "lib/dates"},
 		{"teacher-forcing", "lib/attention.LookAhead", ""},
+		{"beam-step", "lib/dates.TransformerExperiment.BeamSearch", "lib/dates"},
+		{"beam-step", "lib/transformer.EncoderDecoder.Greedy", "lib/transformer"},
+		{"beam-step", "lib/dates.init", ""},
+		{"beam-step", "lib/attention.SoftmaxOf", ""},
 		{"lm-targets", "lib/train.Ints", "lib/train"},
 		{"lm-targets", "lib/corpus.Windows", "lib/corpus.Windows"},
 		{"lm-targets", "lib/corpus.BitsPerChar", ""},

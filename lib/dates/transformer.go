@@ -58,12 +58,17 @@ func (x TransformerExperiment) Config() transformer.EncoderDecoder {
 		MaxLen: SourceWidth, Start: int(TargetVocab.Start)}
 }
 
-// Name is the checkpoint name of the model.
+// Name is the checkpoint name of the model: lesson09-dates-transformer,
+// with the seed and the steps when they are not [Lesson09]'s.
 func (x TransformerExperiment) Name() string {
-	if x.Seed == Lesson09.Seed {
-		return "lesson09-dates-transformer"
+	name := "lesson09-dates-transformer"
+	if x.Seed != Lesson09.Seed {
+		name += fmt.Sprintf("-seed%d", x.Seed)
 	}
-	return fmt.Sprintf("lesson09-dates-transformer-seed%d", x.Seed)
+	if x.Steps != Lesson09.Steps {
+		name += fmt.Sprintf("-steps%d", x.Steps)
+	}
+	return name
 }
 
 // data is the experiment's data as an [Experiment] (same generator).
