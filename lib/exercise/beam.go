@@ -3,6 +3,8 @@ package exercise
 // The task of lesson 09's beam-search exercise: one step of beam search
 // over plain slices of token ids and log-probabilities.
 
+import "slices"
+
 // BeamIn is an input of the beam-search exercise: the beams' tokens so
 // far, their total log-probabilities, the model's log-probability of
 // every next token after each beam (LogProbs [beams][vocabulary]) and
@@ -43,45 +45,13 @@ var BeamStep = &Task[func(prefixes [][]int, scores []float64, logProbs [][]float
 			in.Prefixes[b] = q[:len(p)]
 		}
 		next, scores := f(in.Prefixes, in.Scores, in.LogProbs, in.K)
-		changed := !sameInts(in.Prefixes, before.Prefixes) || !sameFloats([][]float64{in.Scores}, [][]float64{before.Scores}) ||
-			!sameFloats(in.LogProbs, before.LogProbs)
+		changed := !sameRows(in.Prefixes, before.Prefixes) || !slices.Equal(in.Scores, before.Scores) || !sameRows(in.LogProbs, before.LogProbs)
 		return BeamOut{Next: next, Scores: scores, Changed: changed}
 	},
 }
 
-// sameInts reports whether a and b hold the same rows of the same values
-// (nil and empty rows alike).
-func sameInts(a, b [][]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if len(a[i]) != len(b[i]) {
-			return false
-		}
-		for j := range a[i] {
-			if a[i][j] != b[i][j] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// sameFloats is sameInts for float rows; a NaN equals nothing.
-func sameFloats(a, b [][]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if len(a[i]) != len(b[i]) {
-			return false
-		}
-		for j := range a[i] {
-			if a[i][j] != b[i][j] {
-				return false
-			}
-		}
-	}
-	return true
+// sameRows reports whether a and b hold the same rows of the same values
+// (nil and empty rows alike; a NaN equals nothing).
+func sameRows[T comparable](a, b [][]T) bool {
+	return slices.EqualFunc(a, b, func(x, y []T) bool { return slices.Equal(x, y) })
 }
