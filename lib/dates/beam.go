@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -133,16 +134,9 @@ func beamSearch(n, k, steps int, next func(beams [][][]int32) ([][][]float64, er
 					cands = append(cands, beam{append(slices.Clip(b.ids), int32(v)), b.score + l})
 				}
 			}
-			// A stable sort keeps the order of beam, then token, among ties.
-			slices.SortStableFunc(cands, func(p, q beam) int {
-				switch {
-				case p.score > q.score:
-					return -1
-				case p.score < q.score:
-					return 1
-				}
-				return 0
-			})
+			// Best first; a stable sort keeps the order of beam, then token,
+			// among ties.
+			slices.SortStableFunc(cands, func(p, q beam) int { return cmp.Compare(q.score, p.score) })
 			beams[e] = cands[:min(k, len(cands))]
 		}
 	}
@@ -165,31 +159,14 @@ func (x TransformerExperiment) LogProbs(store *model.Store, examples []Example) 
 // logProbs is LogProbs of each example's Target, which may be any
 // date-shaped output (a decoder's) in place of the right one.
 func (x TransformerExperiment) logProbs(store *model.Store, examples []Example) ([]float64, error) {
-	a, err := ToArrays(examples)
-	if err != nil {
-		return nil, err
-	}
-	p, err := train.NewPredictor(store, x.Config().InspectModel())
-	if err != nil {
-		return nil, err
-	}
-	V := TargetVocab.Size()
-	out := make([]float64, 0, len(examples))
-	for from := 0; from < len(examples); from += chunk {
-		to := min(from+chunk, len(examples))
-		res, err := p.Predict(tensors.FromFlatDataAndDimensions(flat(a.Src[from:to]), to-from, SourceWidth),
-			tensors.FromFlatDataAndDimensions(flat(a.TgtIn[from:to]), to-from, TargetWidth))
-		if err != nil {
-			return nil, fmt.Errorf("dates.LogProbs: %w", err)
+	out := make([]float64, len(examples))
+	err := x.forced(store, examples, func(i int, target []int32, logits [][]float32) {
+		for t, want := range target {
+			out[i] += logSoftmax(logits[t])[want]
 		}
-		logits := tensors.MustCopyFlatData[float32](res[0])
-		for b := range to - from {
-			sum := 0.0
-			for t, want := range a.TgtOut[from+b] {
-				sum += logSoftmax(logits[(b*TargetWidth+t)*V:][:V])[want]
-			}
-			out = append(out, sum)
-		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dates.LogProbs: %w", err)
 	}
 	return out, nil
 }

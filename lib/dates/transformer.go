@@ -216,46 +216,63 @@ func meanHeads(w [][][]float64) [][]float64 {
 //
 // Introduced in lesson 09.
 func (x TransformerExperiment) TeacherForcing(store *model.Store, examples []Example) (chars, exact float64, err error) {
+	right, whole := 0, 0
+	err = x.forced(store, examples, func(_ int, target []int32, logits [][]float32) {
+		all := true
+		for t, row := range logits {
+			best := 0
+			for v := range row {
+				if row[v] > row[best] {
+					best = v
+				}
+			}
+			if int32(best) == target[t] {
+				right++
+			} else {
+				all = false
+			}
+		}
+		if all {
+			whole++
+		}
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("dates.TeacherForcing: %w", err)
+	}
+	n := len(examples)
+	return float64(right) / float64(n*TargetWidth), float64(whole) / float64(n), nil
+}
+
+// forced runs the model with teacher forcing on examples, chunk by chunk,
+// and calls visit for each example in order with its target ids and its
+// logits, one row [vocab] per target position.
+func (x TransformerExperiment) forced(store *model.Store, examples []Example, visit func(i int, target []int32, logits [][]float32)) error {
 	a, err := ToArrays(examples)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	p, err := train.NewPredictor(store, x.Config().InspectModel())
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	n, V := len(examples), TargetVocab.Size()
-	right, whole := 0, 0
-	for from := 0; from < n; from += chunk {
-		to := min(from+chunk, n)
+	V := TargetVocab.Size()
+	for from := 0; from < len(examples); from += chunk {
+		to := min(from+chunk, len(examples))
 		res, err := p.Predict(tensors.FromFlatDataAndDimensions(flat(a.Src[from:to]), to-from, SourceWidth),
 			tensors.FromFlatDataAndDimensions(flat(a.TgtIn[from:to]), to-from, TargetWidth))
 		if err != nil {
-			return 0, 0, fmt.Errorf("dates.TeacherForcing: %w", err)
+			return err
 		}
 		logits := tensors.MustCopyFlatData[float32](res[0]) // [chunk, 10, vocab]
 		for b := range to - from {
-			all := true
-			for t := range TargetWidth {
-				row := logits[(b*TargetWidth+t)*V : (b*TargetWidth+t+1)*V]
-				best := 0
-				for v := range row {
-					if row[v] > row[best] {
-						best = v
-					}
-				}
-				if int32(best) == a.TgtOut[from+b][t] {
-					right++
-				} else {
-					all = false
-				}
+			rows := make([][]float32, TargetWidth)
+			for t := range rows {
+				rows[t] = logits[(b*TargetWidth+t)*V : (b*TargetWidth+t+1)*V]
 			}
-			if all {
-				whole++
-			}
+			visit(from+b, a.TgtOut[from+b], rows)
 		}
 	}
-	return float64(right) / float64(n*TargetWidth), float64(whole) / float64(n), nil
+	return nil
 }
 
 // CharAccuracy is the share of output characters equal to the target's,
