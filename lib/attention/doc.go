@@ -8,7 +8,9 @@
 //     [Softmax], [ScaledDotProduct], [LookAheadMask], [PaddingMask] (lesson 1);
 //     the Bahdanau and Luong scores [AdditiveScore], [DotScore],
 //     [GeneralScore], [ConcatScore], [Score] and [Context] (lesson 2);
-//     [ProjectQKV] and [MultiHead] (lesson 3).
+//     [ProjectQKV] and [MultiHead] (lesson 3); positions inside attention,
+//     [MultiHeadBuilder.WithRotation] (RoPE) and
+//     [ScaledDotProductBuilder.WithBias] (ALiBi) (lesson 10).
 //   - Eager functions take and return plain Go slices and run the graph
 //     functions on the course's backend ([backend.Default]); notebooks use them
 //     to print and plot small examples: [Explain], [SoftmaxOf], [LookAhead],

@@ -34,6 +34,10 @@ type MultiHeadBuilder struct {
 	heads   int
 	p       MultiHeadParams
 	mask    *graph.Node
+	bias    *graph.Node
+
+	rotate               Rotation // nil: no rotation
+	qPosition, kPosition *graph.Node
 
 	temperature float64 // 0 means 1
 	noScale     bool
@@ -73,6 +77,34 @@ func (b *MultiHeadBuilder) WithMask(mask *graph.Node) *MultiHeadBuilder {
 	return b
 }
 
+// WithRotation rotates every head's queries and keys by their positions
+// before the scores, as rotary position embeddings (RoPE; Su et al.,
+// "RoFormer", 2021) do:
+//
+//	q_i = rotate(Q·W_Q^i, queryPositions),   k_i = rotate(K·W_K^i, keyPositions)
+//	head_i = softmax(q_i·k_iᵀ/√d_k)·(V·W_V^i)
+//
+// The rotation acts after the projection and the split into heads, per
+// head on its d_k columns; the values are not rotated. queryPositions
+// [seq_q] and keyPositions [seq_k] are usually int32 (for self-attention,
+// the same node twice: 0 … seq−1). A nil rotate means no rotation.
+func (b *MultiHeadBuilder) WithRotation(rotate Rotation, queryPositions, keyPositions *graph.Node) *MultiHeadBuilder {
+	b.rotate, b.qPosition, b.kPosition = rotate, queryPositions, keyPositions
+	return b
+}
+
+// WithBias adds bias to every head's scaled scores before the mask and the
+// softmax, as [ScaledDotProductBuilder.WithBias]; ALiBi's biases
+// (posenc.ALiBiOf) go here. The scores are [batch, heads, seq_q, seq_k]
+// and the bias broadcasts to them NumPy-style: [seq_q, seq_k] is shared by
+// every head, [heads, seq_q, seq_k] is one bias per head (unlike a rank-3
+// mask, which is [batch, seq_q, seq_k]), [batch, heads, seq_q, seq_k] is
+// everything.
+func (b *MultiHeadBuilder) WithBias(bias *graph.Node) *MultiHeadBuilder {
+	b.bias = bias
+	return b
+}
+
 // WithTemperature divides every head's scaled scores by T > 0 before the
 // softmax, as [ScaledDotProductBuilder.WithTemperature]: T > 1 spreads the
 // attention, T < 1 sharpens it.
@@ -107,6 +139,7 @@ func (b *MultiHeadBuilder) Done() (output, weights *graph.Node) {
 type MultiHeadSteps struct {
 	Q, K, V                *graph.Node // projections x·W + b          [batch, seq, d_model]
 	QHeads, KHeads, VHeads *graph.Node // split into heads             [batch, heads, seq, d_k]
+	QRotated, KRotated     *graph.Node // rotated (WithRotation)       [batch, heads, seq, d_k]
 	Weights                *graph.Node // per-head attention weights   [batch, heads, seq_q, seq_k]
 	Heads                  *graph.Node // per-head outputs             [batch, heads, seq_q, d_k]
 	Concat                 *graph.Node // heads side by side            [batch, seq_q, d_model]
@@ -132,14 +165,25 @@ func (b *MultiHeadBuilder) Steps() MultiHeadSteps {
 	s.K = project(k, b.p.WK, b.p.BK) // Shape: [batch, seq_k, d_model]
 	s.V = project(v, b.p.WV, b.p.BV) // Shape: [batch, seq_k, d_model]
 	s.QHeads, s.KHeads, s.VHeads = splitHeads(s.Q, h), splitHeads(s.K, h), splitHeads(s.V, h)
+	s.QRotated, s.KRotated = s.QHeads, s.KHeads
+	if b.rotate != nil {
+		if b.qPosition == nil || b.kPosition == nil {
+			exceptions.Panicf("attention.MultiHead: WithRotation needs the positions of the queries and of the keys")
+		}
+		s.QRotated = b.rotate(s.QHeads, b.qPosition) // Shape: [batch, heads, seq_q, d_k]
+		s.KRotated = b.rotate(s.KHeads, b.kPosition) // Shape: [batch, heads, seq_k, d_k]
+	}
 
-	sdp := ScaledDotProduct(s.QHeads, s.KHeads, s.VHeads) // each head on its own d_k columns
+	sdp := ScaledDotProduct(s.QRotated, s.KRotated, s.VHeads) // each head on its own d_k columns
 	if b.mask != nil {
 		mask := b.mask
 		if mask.Rank() == 3 {
 			mask = graph.InsertAxes(mask, 1) // Shape: [batch, 1, seq_q|1, seq_k]: the same for every head
 		}
 		sdp = sdp.WithMask(mask)
+	}
+	if b.bias != nil {
+		sdp = sdp.WithBias(b.bias)
 	}
 	if b.temperature != 0 {
 		sdp = sdp.WithTemperature(b.temperature)

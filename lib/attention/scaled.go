@@ -14,6 +14,7 @@ import (
 type ScaledDotProductBuilder struct {
 	q, k, v     *graph.Node
 	mask        *graph.Node
+	bias        *graph.Node
 	temperature float64
 	noScale     bool
 	dropScope   *model.Scope
@@ -50,6 +51,24 @@ func (b *ScaledDotProductBuilder) WithMask(mask *graph.Node) *ScaledDotProductBu
 	return b
 }
 
+// WithBias adds bias to the scaled scores, after the 1/√d_k and before the
+// mask and the softmax:
+//
+//	weights = softmax(Q·Kᵀ/√d_k + bias)
+//
+// This is where ALiBi (Press et al., 2022; posenc.ALiBiOf in lib/posenc)
+// puts its position penalties −m·(i − j). bias must broadcast to the scores
+// [..., seq_q, seq_k], NumPy-style: missing leading axes are added on the
+// left and axes of size 1 are expanded, so a [seq_q, seq_k] bias is shared
+// by every batch row and head and a [heads, seq_q, seq_k] bias (ALiBi's)
+// gives each head its own. It is converted to the scores' dtype. A masked
+// score is -1e9 whatever its bias. A nil bias means no bias, and leaves the
+// graph exactly as without WithBias.
+func (b *ScaledDotProductBuilder) WithBias(bias *graph.Node) *ScaledDotProductBuilder {
+	b.bias = bias
+	return b
+}
+
 // WithTemperature divides the scaled scores by T > 0 before the softmax (see
 // [Softmax]); the default is 1.
 func (b *ScaledDotProductBuilder) WithTemperature(t float64) *ScaledDotProductBuilder {
@@ -82,7 +101,8 @@ func (b *ScaledDotProductBuilder) Done() (output, weights *graph.Node) {
 type StepNodes struct {
 	Scores  *graph.Node // Q·Kᵀ                          [..., seq_q, seq_k]
 	Scaled  *graph.Node // Scores / √d_k                 [..., seq_q, seq_k]
-	Masked  *graph.Node // Scaled with masked = -1e9     [..., seq_q, seq_k]
+	Biased  *graph.Node // Scaled + bias (WithBias)       [..., seq_q, seq_k]
+	Masked  *graph.Node // Biased with masked = -1e9     [..., seq_q, seq_k]
 	Weights *graph.Node // softmax over the keys          [..., seq_q, seq_k]
 	Output  *graph.Node // Weights·V (after any dropout)  [..., seq_q, d_v]
 }
@@ -109,9 +129,13 @@ func (b *ScaledDotProductBuilder) Steps() StepNodes {
 	if !b.noScale {
 		s.Scaled = graph.DivScalar(s.Scores, math.Sqrt(float64(dk)))
 	}
-	s.Masked = s.Scaled
+	s.Biased = s.Scaled
+	if b.bias != nil {
+		s.Biased = addBias(s.Scaled, b.bias)
+	}
+	s.Masked = s.Biased
 	if b.mask != nil {
-		s.Masked = applyMask(s.Scaled, b.mask)
+		s.Masked = applyMask(s.Biased, b.mask)
 	}
 	s.Weights = Softmax(s.Masked, b.temperature)
 	s.Output = graph.MatMul(s.Weights, v) // Shape: [..., seq_q, seq_k] x [..., seq_k, d_v] → [..., seq_q, d_v]

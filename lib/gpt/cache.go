@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/attention-in-go/course/lib/attention"
+	"github.com/attention-in-go/course/lib/posenc"
 	"github.com/attention-in-go/course/lib/transformer"
 )
 
@@ -20,6 +21,12 @@ import (
 //	K[pos], V[pos] = k, v                              written into the cache
 //	a        = softmax(q·K[0…pos]ᵀ/√d_k)·V[0…pos]      attention over the cache
 //	x        = x + a·W_O + b_O;   x = x + FFN(LN₂(x))
+//
+// With [Rotary] positions q and k are rotated by pos before k is written:
+// the cache holds every key rotated at its own position, as the full
+// forward pass computes it, and a key is never rotated again. With [ALiBi]
+// the scores get −m_h·(pos − j) for every slot j of the cache (the slots
+// after pos are masked anyway).
 //
 // The attention of token pos needs the keys and values of every earlier
 // token, and those never change (the causal mask means an earlier token
@@ -42,7 +49,8 @@ func (c Config) Step(p Params, tokens, pos *graph.Node, caches []*graph.Node) (l
 	batch, maxLen := tokens.Shape().Dim(0), caches[0].Shape().Dim(2)
 	dk := c.DModel / c.Heads
 	ids := graph.InsertAxes(tokens, -1)                            // Shape: [batch, 1]
-	x := c.embed(p, ids, graph.Reshape(pos, 1))                    // Shape: [batch, 1, d_model]
+	here1 := graph.Reshape(pos, 1)                                 // Shape: [1], the new token's position
+	x := c.embed(p, ids, here1)                                    // Shape: [batch, 1, d_model]
 	keys := graph.Iota(g, shapes.Make(dtypes.Int32, maxLen), 0)    // Shape: [max_len], 0 … max_len−1
 	mask := graph.GreaterThan(keys, pos)                           // Shape: [max_len], true after pos
 	here := graph.Reshape(graph.Equal(keys, pos), 1, 1, maxLen, 1) // Shape: [1, 1, max_len, 1], true at pos
@@ -50,17 +58,24 @@ func (c Config) Step(p Params, tokens, pos *graph.Node, caches []*graph.Node) (l
 		y = graph.Reshape(y, batch, 1, c.Heads, dk)  // Shape: [batch, 1, heads, d_k]
 		return graph.TransposeAllAxes(y, 0, 2, 1, 3) // Shape: [batch, heads, 1, d_k]
 	}
+	var bias *graph.Node
+	if c.Positions == ALiBi {
+		bias = posenc.ALiBiOf(c.Heads, here1, keys) // Shape: [heads, 1, max_len], −m_h·(pos − j)
+	}
 	for l, b := range p.Blocks {
 		h := transformer.LayerNorm(x, b.Norm1) // Shape: [batch, 1, d_model]
 		q := heads(linear(h, b.Attention.WQ, b.Attention.BQ))
 		k := heads(linear(h, b.Attention.WK, b.Attention.BK))
 		v := heads(linear(h, b.Attention.WV, b.Attention.BV))
+		if c.Positions == Rotary {
+			q, k = rotate(q, here1), rotate(k, here1) // Shape: [batch, heads, 1, d_k], turned by pos·θ_i
+		}
 		kc := write(caches[2*l], k, here)   // Shape: [batch, heads, max_len, d_k], K[pos] = k
 		vc := write(caches[2*l+1], v, here) // Shape: [batch, heads, max_len, d_k], V[pos] = v
 		updated = append(updated, kc, vc)
-		a, _ := attention.ScaledDotProduct(q, kc, vc).WithMask(mask).Done() // Shape: [batch, heads, 1, d_k]
-		a = graph.TransposeAllAxes(a, 0, 2, 1, 3)                           // Shape: [batch, 1, heads, d_k]
-		a = graph.Reshape(a, batch, 1, c.DModel)                            // Shape: [batch, 1, d_model]
+		a, _ := attention.ScaledDotProduct(q, kc, vc).WithBias(bias).WithMask(mask).Done() // Shape: [batch, heads, 1, d_k]
+		a = graph.TransposeAllAxes(a, 0, 2, 1, 3)                                          // Shape: [batch, 1, heads, d_k]
+		a = graph.Reshape(a, batch, 1, c.DModel)                                           // Shape: [batch, 1, d_model]
 		x = graph.Add(x, linear(a, b.Attention.WO, b.Attention.BO))
 		x = graph.Add(x, transformer.FFN(transformer.LayerNorm(x, b.Norm2), b.FFN)) // Shape: [batch, 1, d_model]
 	}

@@ -47,11 +47,23 @@ func forward(store *model.Store, c Config, ids []int32, batch, seq int) ([]float
 
 // TestStepEqualsForward: the logits of the cached step at every position
 // equal those of the full forward pass on the whole sequence, for every
-// kind of positions.
+// kind of positions — and, for the kinds with no maximum length, on a
+// sequence twice Context long.
 func TestStepEqualsForward(t *testing.T) {
-	ids := []int32{'f', 'u', 'n', 'c', ' ', 'f', '(', ')', ' ', '{', '\n', '}', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'}
-	const batch, seq = 2, 12
-	for _, pk := range []Positions{Sinusoidal, Learned, NoPositions} {
+	text := []int32{'f', 'u', 'n', 'c', ' ', 'f', '(', ')', ' ', '{', '\n', '}', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'}
+	const batch = 2
+	for _, tc := range []struct {
+		pk  Positions
+		seq int
+	}{
+		{Sinusoidal, 12}, {Learned, 12}, {NoPositions, 12}, {Rotary, 12}, {ALiBi, 12},
+		{Sinusoidal, 24}, {Rotary, 24}, {ALiBi, 24}, // longer than Context = 12
+	} {
+		pk, seq := tc.pk, tc.seq
+		ids := make([]int32, batch*seq) // text, then text with every byte's lowest bit flipped
+		for i := range ids {
+			ids[i] = text[i%len(text)] ^ int32(i/len(text))
+		}
 		c := tiny
 		c.Positions = pk
 		store := newStore(t, c, 7)
@@ -87,7 +99,7 @@ func TestStepEqualsForward(t *testing.T) {
 			}
 		}
 		if worst > 1e-4 {
-			t.Errorf("%s: cached step and full forward differ by up to %g", pk, worst)
+			t.Errorf("%s, %d tokens: cached step and full forward differ by up to %g", pk, seq, worst)
 		}
 	}
 }
@@ -209,7 +221,7 @@ func TestSamplerProbs(t *testing.T) {
 
 // TestParamCount: the formula counts what the model creates.
 func TestParamCount(t *testing.T) {
-	for _, pk := range []Positions{Sinusoidal, Learned} {
+	for _, pk := range []Positions{Sinusoidal, Learned, NoPositions, Rotary, ALiBi} {
 		c := tiny
 		c.Positions = pk
 		store := newStore(t, c, 1)

@@ -12,6 +12,11 @@
 // ([Generator]) and without (full recomputation of the prefix), tested to
 // give the same tokens, and sampling (greedy, temperature, top-k, top-p).
 //
+// The positions ([Positions]) are sinusoidal or learned vectors added to
+// the embedding (PE above), none at all, or act inside every block's
+// attention instead: rotary embeddings (RoPE) turn each head's queries and
+// keys by their positions, ALiBi adds −m_h·(i − j) to each head's scores.
+//
 // Typical shapes: ids [batch, seq] (int32 bytes) → logits [batch, seq,
 // vocab].
 //
@@ -39,11 +44,26 @@ import (
 // Introduced in lesson 10.
 type Positions string
 
-// The positional encodings lesson 10 compares.
+// The positional encodings lesson 10 compares: vectors added to the
+// token embedding, or nothing.
 const (
 	Sinusoidal  Positions = "sinusoidal" // PE of lesson 4, base 10000, any length
 	Learned     Positions = "learned"    // a trained table of Context rows: no position beyond it
 	NoPositions Positions = "none"       // only the causal mask tells positions apart
+)
+
+// Positions that act inside attention instead of on the embedding: no
+// vector is added to x₀, no parameter is learned, and any length works
+// (Forward and the cache accept sequences longer than Context).
+const (
+	// Rotary rotates every head's queries and keys by their positions
+	// (RoPE; Su et al., "RoFormer", 2021; [posenc.RotaryOf], base 10000)
+	// before the scores, so that q·k depends on the relative position.
+	Rotary Positions = "rope"
+	// ALiBi adds −m_h·(i − j) to the scores of head h, query i, key j
+	// (Press et al., "Train Short, Test Long", 2022; [posenc.ALiBiOf],
+	// slopes [posenc.ALiBiSlopes] of Heads).
+	ALiBi Positions = "alibi"
 )
 
 // Config sizes a GPT.
@@ -138,9 +158,19 @@ func (c Config) Params(scope *model.Scope, g *graph.Graph) Params {
 //
 // Introduced in lesson 10.
 func Block(x *graph.Node, heads int, p BlockParams) (out, weights *graph.Node) {
+	return block(x, heads, p, nil)
+}
+
+// block is [Block] with positions inside the attention: with, when not
+// nil, adds them to the multi-head builder (a rotation, a bias).
+func block(x *graph.Node, heads int, p BlockParams, with func(*attention.MultiHeadBuilder) *attention.MultiHeadBuilder) (out, weights *graph.Node) {
 	h := transformer.LayerNorm(x, p.Norm1)                       // Shape: [batch, seq, d_model]
 	mask := attention.LookAheadMask(x.Graph(), x.Shape().Dim(1)) // Shape: [seq, seq], true above the diagonal
-	a, weights := attention.MultiHead(h, h, h, heads, p.Attention).WithMask(mask).Done()
+	mh := attention.MultiHead(h, h, h, heads, p.Attention).WithMask(mask)
+	if with != nil {
+		mh = with(mh)
+	}
+	a, weights := mh.Done()
 	x = graph.Add(x, a)                                                         // Shape: [batch, seq, d_model]
 	x = graph.Add(x, transformer.FFN(transformer.LayerNorm(x, p.Norm2), p.FFN)) // Shape: [batch, seq, d_model]
 	return x, weights
@@ -156,18 +186,41 @@ func (c Config) embed(p Params, ids, positions *graph.Node) *graph.Node {
 		pe = posenc.SinusoidalOf(positions, c.DModel, 10000) // Shape: [seq, d_model]
 	case Learned:
 		pe = posenc.Lookup(p.Positions, positions) // Shape: [seq, d_model]
-	case NoPositions:
+	case NoPositions, Rotary, ALiBi: // no vector: RoPE and ALiBi act in the attention
 	default:
-		exceptions.Panicf("gpt: unknown positions %q (want %q, %q or %q)", c.Positions, Sinusoidal, Learned, NoPositions)
+		exceptions.Panicf("gpt: unknown positions %q (want %q, %q, %q, %q or %q)", c.Positions, Sinusoidal, Learned, NoPositions, Rotary, ALiBi)
 	}
 	return posenc.InputEmbedding(x, pe) // Shape: [batch, seq, d_model], x·√d + PE
 }
 
+// ropeBase is the base n of the rotary angles θ_i = n^(-2i/d_k).
+const ropeBase = posenc.DefaultBase
+
+// rotate is the rotation of RoPE models as an [attention.Rotation].
+func rotate(x, positions *graph.Node) *graph.Node { return posenc.RotaryOf(x, positions, ropeBase) }
+
+// inAttention returns what the positions add to every block's attention
+// for the queries and keys at positions [seq] (int32), or nil when they
+// add nothing there (sinusoidal, learned, none).
+func (c Config) inAttention(positions *graph.Node) func(*attention.MultiHeadBuilder) *attention.MultiHeadBuilder {
+	switch c.Positions {
+	case Rotary:
+		return func(b *attention.MultiHeadBuilder) *attention.MultiHeadBuilder {
+			return b.WithRotation(rotate, positions, positions) // q and k of every head turned by their positions
+		}
+	case ALiBi:
+		bias := posenc.ALiBiOf(c.Heads, positions, positions) // Shape: [heads, seq, seq], −m_h·(i − j)
+		return func(b *attention.MultiHeadBuilder) *attention.MultiHeadBuilder { return b.WithBias(bias) }
+	}
+	return nil
+}
+
 // Forward runs the whole model on ids [batch, seq] (seq ≤ Context for
-// learned positions) and returns the logits [batch, seq, vocab] of the
-// next token at every position, and every block's attention weights
-// [batch, heads, seq, seq]. This is the full recomputation: generating
-// with it reads the whole prefix again for every new token.
+// learned positions, any length for the others) and returns the logits
+// [batch, seq, vocab] of the next token at every position, and every
+// block's attention weights [batch, heads, seq, seq]. This is the full
+// recomputation: generating with it reads the whole prefix again for every
+// new token.
 func (c Config) Forward(p Params, ids *graph.Node) (logits *graph.Node, weights []*graph.Node) {
 	g := ids.Graph()
 	seq := ids.Shape().Dim(1)
@@ -176,9 +229,10 @@ func (c Config) Forward(p Params, ids *graph.Node) (logits *graph.Node, weights 
 	}
 	positions := graph.Iota(g, shapes.Make(dtypes.Int32, seq), 0) // Shape: [seq], 0 … seq−1
 	x := c.embed(p, ids, positions)
+	with := c.inAttention(positions) // RoPE or ALiBi, the same for every block
 	for _, b := range p.Blocks {
 		var w *graph.Node
-		x, w = Block(x, c.Heads, b)
+		x, w = block(x, c.Heads, b, with)
 		weights = append(weights, w)
 	}
 	x = transformer.LayerNorm(x, p.Final)                // Shape: [batch, seq, d_model]
@@ -209,8 +263,9 @@ func (c Config) AttentionModel() func(scope *model.Scope, inputs []*graph.Node) 
 }
 
 // ParamCount returns the number of trainable numbers: the embedding (shared
-// with the output), the learned positions if any, and per block two
-// LayerNorms, attention and FFN, plus the final LayerNorm.
+// with the output), the learned positions if any (sinusoidal, RoPE and
+// ALiBi positions have no parameters), and per block two LayerNorms,
+// attention and FFN, plus the final LayerNorm.
 //
 // Introduced in lesson 10.
 func (c Config) ParamCount() int {
@@ -224,6 +279,13 @@ func (c Config) ParamCount() int {
 
 // String names the model with its size.
 func (c Config) String() string {
+	positions := string(c.Positions)
+	switch c.Positions {
+	case Rotary:
+		positions = "rotary (RoPE)"
+	case ALiBi:
+		positions = "ALiBi"
+	}
 	return fmt.Sprintf("GPT: %d blocks, d_model %d, %d heads, d_ff %d, context %d, %s positions, %d parameters",
-		c.Layers, c.DModel, c.Heads, c.DFF, c.Context, c.Positions, c.ParamCount())
+		c.Layers, c.DModel, c.Heads, c.DFF, c.Context, positions, c.ParamCount())
 }

@@ -20,6 +20,12 @@
 //     measures how exactly it holds.
 //   - Learned positional embeddings, [NewLearned]: a [max_len, d_model] table
 //     of parameters, which cannot go past max_len.
+//   - Positions inside attention (lesson 10), nothing added to the
+//     embedding: rotary embeddings (RoPE), which turn each pair of columns
+//     (2i, 2i+1) of a query or key at position p by p·n^(-2i/d) — [Rotary]
+//     in float64, [RotaryOf] as a graph, [RunRotary] — and ALiBi's linear
+//     biases −m_h·(i − j) on the scores, [ALiBiSlopes], [ALiBi] and
+//     [ALiBiOf].
 //   - Putting it together: [Lookup] (embedding rows of ids), [InputEmbedding]
 //     (emb·√d_model + PE) and [TokenAttention], a single attention head on
 //     token ids with or without positions and with or without a look-ahead
