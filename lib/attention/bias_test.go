@@ -215,21 +215,21 @@ func TestBiasedWeightsMatchReference(t *testing.T) {
 					b = b.WithMask(maskNode(q.Graph()))
 				}
 				s := b.Steps()
-				return []*graph.Node{s.Output, s.Weights, s.Scaled, s.Biased}
+				return []*graph.Node{s.Output, s.Weights, s.Scores, s.Scaled}
 			}, tensors.FromFlatDataAndDimensions(flat32(qs...), batch, heads, seqQ, dk),
 				tensors.FromFlatDataAndDimensions(flat32(ks...), batch, heads, seqK, dk),
 				tensors.FromFlatDataAndDimensions(flat32(vs...), batch, heads, seqK, dv),
 				tensors.FromFlatDataAndDimensions(biasFlat, tc.dims...))
 			out, w := tensors.MustCopyFlatData[float32](outs[0]), tensors.MustCopyFlatData[float32](outs[1])
-			scaled, biased := tensors.MustCopyFlatData[float32](outs[2]), tensors.MustCopyFlatData[float32](outs[3])
+			scores, biased := tensors.MustCopyFlatData[float32](outs[2]), tensors.MustCopyFlatData[float32](outs[3])
 			for s := range batch * heads {
 				bias := make([][]float64, seqQ)
 				for i := range bias {
 					for j := range seqK {
 						bias[i] = append(bias[i], biasAt(s, i, j))
 						at := (s*seqQ+i)*seqK + j
-						if got, want := float64(biased[at]), float64(scaled[at])+bias[i][j]; math.Abs(got-want) > 1e-6 {
-							t.Fatalf("slice %d: Biased[%d][%d] = %g, want Scaled + bias = %g", s, i, j, got, want)
+						if got, want := float64(biased[at]), float64(scores[at])/math.Sqrt(float64(dk))+bias[i][j]; math.Abs(got-want) > 1e-5 {
+							t.Fatalf("slice %d: Scaled[%d][%d] = %g, want Scores/√d_k + bias = %g", s, i, j, got, want)
 						}
 					}
 				}

@@ -138,8 +138,7 @@ func (b *MultiHeadBuilder) Done() (output, weights *graph.Node) {
 // in order, with their shapes.
 type MultiHeadSteps struct {
 	Q, K, V                *graph.Node // projections x·W + b          [batch, seq, d_model]
-	QHeads, KHeads, VHeads *graph.Node // split into heads             [batch, heads, seq, d_k]
-	QRotated, KRotated     *graph.Node // rotated (WithRotation)       [batch, heads, seq, d_k]
+	QHeads, KHeads, VHeads *graph.Node // split into heads (Q, K rotated by WithRotation) [batch, heads, seq, d_k]
 	Weights                *graph.Node // per-head attention weights   [batch, heads, seq_q, seq_k]
 	Heads                  *graph.Node // per-head outputs             [batch, heads, seq_q, d_k]
 	Concat                 *graph.Node // heads side by side            [batch, seq_q, d_model]
@@ -165,16 +164,14 @@ func (b *MultiHeadBuilder) Steps() MultiHeadSteps {
 	s.K = project(k, b.p.WK, b.p.BK) // Shape: [batch, seq_k, d_model]
 	s.V = project(v, b.p.WV, b.p.BV) // Shape: [batch, seq_k, d_model]
 	s.QHeads, s.KHeads, s.VHeads = splitHeads(s.Q, h), splitHeads(s.K, h), splitHeads(s.V, h)
-	s.QRotated, s.KRotated = s.QHeads, s.KHeads
 	if b.rotate != nil {
 		if b.qPosition == nil || b.kPosition == nil {
 			exceptions.Panicf("attention.MultiHead: WithRotation needs the positions of the queries and of the keys")
 		}
-		s.QRotated = b.rotate(s.QHeads, b.qPosition) // Shape: [batch, heads, seq_q, d_k]
-		s.KRotated = b.rotate(s.KHeads, b.kPosition) // Shape: [batch, heads, seq_k, d_k]
+		s.QHeads = b.rotate(s.QHeads, b.qPosition) // Shape: [batch, heads, seq_q, d_k], rotary positions (lesson 10)
+		s.KHeads = b.rotate(s.KHeads, b.kPosition) // Shape: [batch, heads, seq_k, d_k]
 	}
-
-	sdp := ScaledDotProduct(s.QRotated, s.KRotated, s.VHeads) // each head on its own d_k columns
+	sdp := ScaledDotProduct(s.QHeads, s.KHeads, s.VHeads) // each head on its own d_k columns
 	if b.mask != nil {
 		mask := b.mask
 		if mask.Rank() == 3 {

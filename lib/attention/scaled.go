@@ -100,9 +100,8 @@ func (b *ScaledDotProductBuilder) Done() (output, weights *graph.Node) {
 // StepNodes holds every intermediate value of one attention, in order.
 type StepNodes struct {
 	Scores  *graph.Node // Q·Kᵀ                          [..., seq_q, seq_k]
-	Scaled  *graph.Node // Scores / √d_k                 [..., seq_q, seq_k]
-	Biased  *graph.Node // Scaled + bias (WithBias)       [..., seq_q, seq_k]
-	Masked  *graph.Node // Biased with masked = -1e9     [..., seq_q, seq_k]
+	Scaled  *graph.Node // Scores / √d_k (+ any bias)    [..., seq_q, seq_k]
+	Masked  *graph.Node // Scaled with masked = -1e9     [..., seq_q, seq_k]
 	Weights *graph.Node // softmax over the keys          [..., seq_q, seq_k]
 	Output  *graph.Node // Weights·V (after any dropout)  [..., seq_q, d_v]
 }
@@ -129,13 +128,12 @@ func (b *ScaledDotProductBuilder) Steps() StepNodes {
 	if !b.noScale {
 		s.Scaled = graph.DivScalar(s.Scores, math.Sqrt(float64(dk)))
 	}
-	s.Biased = s.Scaled
 	if b.bias != nil {
-		s.Biased = addBias(s.Scaled, b.bias)
+		s.Scaled = addBias(s.Scaled, b.bias) // Scores/√d_k + bias (ALiBi, lesson 10)
 	}
-	s.Masked = s.Biased
+	s.Masked = s.Scaled
 	if b.mask != nil {
-		s.Masked = applyMask(s.Biased, b.mask)
+		s.Masked = applyMask(s.Scaled, b.mask)
 	}
 	s.Weights = Softmax(s.Masked, b.temperature)
 	s.Output = graph.MatMul(s.Weights, v) // Shape: [..., seq_q, seq_k] x [..., seq_k, d_v] → [..., seq_q, d_v]
