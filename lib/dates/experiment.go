@@ -31,7 +31,7 @@ type Experiment struct {
 	// seeds the data and the initial weights.
 	Steps, Batch int
 	LearningRate float64
-	Decay        bool
+	Decay        train.Decay
 	Seed         uint32
 	// Embed and Hidden are the model sizes; AttnSize the size of the
 	// additive and concat attention spaces.
@@ -48,7 +48,7 @@ type Experiment struct {
 //
 // Introduced in lesson 07.
 var Lesson07 = Experiment{TrainSize: 8000, TestSize: 500, TestFraction: 0.2, Steps: 700, Batch: 32, LearningRate: 0.01,
-	Decay: true, Seed: 7, Embed: 16, Hidden: 32, AttnSize: 32}
+	Decay: train.Cosine, Seed: 7, Embed: 16, Hidden: 32, AttnSize: 32}
 
 // Config returns the seq2seq model of the experiment with the given score.
 func (x Experiment) Config(kind attention.ScoreKind) seq2seq.Config {

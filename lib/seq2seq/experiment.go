@@ -26,7 +26,7 @@ type Experiment struct {
 	// weights.
 	Examples, Steps, Batch int
 	LearningRate           float64
-	Decay                  bool
+	Decay                  train.Decay
 	Seed                   uint32
 	// EvalPerLength is the number of fresh test examples per length.
 	EvalPerLength int
@@ -45,7 +45,7 @@ type Experiment struct {
 //
 // Introduced in lesson 06.
 var Lesson06 = Experiment{Width: 12, MinLen: 2, Examples: 6000, Steps: 600, Batch: 64, LearningRate: 0.003,
-	Decay: true, Seed: 2, EvalPerLength: 200, Embed: 16, Hidden: 64}
+	Decay: train.Cosine, Seed: 2, EvalPerLength: 200, Embed: 16, Hidden: 64}
 
 // Config returns the model of the experiment with or without attention
 // (additive score, Bahdanau order).

@@ -291,7 +291,13 @@ func Loss(tgt, logits *graph.Node) *graph.Node {
 	vocab := logits.Shape().Dim(-1)
 	logp := graph.LogSoftmax(logits, -1)
 	picked := graph.ReduceSum(graph.Mul(logp, graph.OneHot(tgt, vocab, logp.DType())), -1) // Shape: [batch, tgt, vocab] → [batch, tgt]
-	real := graph.ConvertDType(graph.NotEqual(tgt, graph.ScalarZero(tgt.Graph(), tgt.DType())), logp.DType())
-	n := graph.Max(graph.ReduceAllSum(real), graph.ScalarOne(tgt.Graph(), logp.DType()))
-	return graph.Neg(graph.Div(graph.ReduceAllSum(graph.Mul(picked, real)), n))
+	return graph.Neg(realMean(tgt, picked))
+}
+
+// realMean averages x [batch, tgt] over the real (non-padding) target
+// tokens of tgt.
+func realMean(tgt, x *graph.Node) *graph.Node {
+	real := graph.ConvertDType(graph.NotEqual(tgt, graph.ScalarZero(tgt.Graph(), tgt.DType())), x.DType())
+	n := graph.Max(graph.ReduceAllSum(real), graph.ScalarOne(tgt.Graph(), x.DType()))
+	return graph.Div(graph.ReduceAllSum(graph.Mul(x, real)), n)
 }

@@ -92,6 +92,45 @@ func TestLossMatchesFloat64(t *testing.T) {
 	}
 }
 
+// TestSmoothedLossMatchesFloat64: label smoothing puts 1 − ε on the true
+// id and ε/V on every id, averaged over the real tokens only. Spreading
+// ε over V − 1 ids, counting the padding or leaving ε on the true id out
+// would each give another number.
+func TestSmoothedLossMatchesFloat64(t *testing.T) {
+	logits := [][][]float32{{{0.5, -1, 2, 0}, {1, 1, 0, -2}}, {{-0.3, 0.2, 0.7, 1.5}, {3, -2, 0.1, 0.4}}}
+	tgt := [][]int32{{2, 1}, {3, Pad}}
+	for _, eps := range []float64{0, 0.1, 0.4} {
+		want, n := 0.0, 0
+		for b := range tgt {
+			for s, y := range tgt[b] {
+				if y == Pad {
+					continue
+				}
+				z, lse := logits[b][s], 0.0
+				for _, v := range z {
+					lse += math.Exp(float64(v))
+				}
+				lse = math.Log(lse)
+				for v := range z {
+					q := eps / float64(len(z))
+					if v == int(y) {
+						q += 1 - eps
+					}
+					want += q * (lse - float64(z[v]))
+				}
+				n++
+			}
+		}
+		want /= float64(n)
+		got := graph.MustExecOnce(backend.Default(), func(tg, lg *graph.Node) *graph.Node {
+			return SmoothedLoss(eps)([]*graph.Node{tg}, []*graph.Node{lg})
+		}, tensors.FromValue(tgt), tensors.FromValue(logits))
+		if g := float64(tensors.ToScalar[float32](got)); math.Abs(g-want) > 1e-5 {
+			t.Errorf("SmoothedLoss(%g) = %.6f, want %.6f", eps, g, want)
+		}
+	}
+}
+
 // run builds a model graph on a fresh seeded store and returns its outputs.
 func runModel(t *testing.T, fn func(scope *model.Scope, src, tgtIn *graph.Node) []*graph.Node, e *Examples) []*tensors.Tensor {
 	t.Helper()

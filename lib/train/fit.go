@@ -11,14 +11,12 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	gomlxtrain "github.com/gomlx/gomlx/ml/train"
 	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
-	"github.com/gomlx/gomlx/ml/train/optimizer/cosineschedule"
 
 	"github.com/attention-in-go/course/lib/backend"
 )
@@ -55,12 +53,26 @@ type Config struct {
 	// LearningRate of Adam (default 0.001, Kingma & Ba's value).
 	LearningRate float64
 
-	// Decay lowers the learning rate along half a cosine, from
-	// LearningRate at the first step to 0 at the last (Loshchilov & Hutter
-	// 2017, one cycle without restarts): the large steps of the start find
-	// the solution, the small ones of the end settle in it instead of
-	// jumping around it. Off, the rate stays LearningRate throughout.
-	Decay bool
+	// Warmup raises the learning rate linearly from 0 over the first
+	// Warmup steps (Goyal et al. 2017; Vaswani et al. 2017 §5.3): Adam's
+	// first updates, made with moment estimates of a few batches, stay
+	// small. 0: no warm-up.
+	Warmup int
+
+	// Decay lowers the learning rate after the warm-up: [NoDecay] (the
+	// default), [Cosine] or [InverseSqrt]; [Config.Rate] gives the rate at
+	// each step.
+	Decay Decay
+
+	// ClipNorm, when positive, clips the gradients by their global norm
+	// before each step ([ClipByGlobalNorm]).
+	ClipNorm float64
+
+	// WeightDecay, when positive, makes the optimizer AdamW: after each
+	// step every matrix θ moves by −lr·WeightDecay·θ (decoupled weight
+	// decay, Loshchilov & Hutter 2019; biases and LayerNorm's γ and β are
+	// not decayed).
+	WeightDecay float64
 
 	// Seed seeds the initial weights and the order of the batches. The
 	// same seed gives the same run.
@@ -87,6 +99,9 @@ type History struct {
 	Name  string    `json:"name"`
 	Steps int       `json:"steps"`
 	Loss  []float64 `json:"loss"` // the mean loss of the batch at each step
+
+	// Rate is the learning rate of each step (see [Config.Rate]).
+	Rate []float64 `json:"rate,omitempty"`
 
 	// Wall is the time of the whole run, compilation included; Compile is
 	// the time of the first step (compiling the training graph).
@@ -183,8 +198,9 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = 64
 	}
-	if cfg.LearningRate == 0 {
-		cfg.LearningRate = 0.001
+	cfg.LearningRate = cfg.learningRate()
+	if err := cfg.checkRecipe(); err != nil {
+		return nil, err
 	}
 	ds, err := data.Batches(cfg.BatchSize, cfg.Seed)
 	if err != nil {
@@ -207,20 +223,23 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 	store := newStore(cfg.Seed)
 	// GoMLX's Trainer recognises model functions by their exact type, not a named one.
 	modelFn := (func(*model.Scope, []*graph.Node) []*graph.Node)(m)
-	if cfg.Decay {
+	if cfg.Decay != NoDecay || cfg.Warmup > 0 {
 		modelFn = func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
-			// Only the training graph gets the schedule (Done is a no-op elsewhere).
-			cosineschedule.New(scope, inputs[0].Graph(), dtypes.Float32).LearningRate(cfg.LearningRate).PeriodSteps(cfg.Steps).Done()
+			cfg.schedule(scope, inputs[0].Graph()) // only in the training graph
 			return m(scope, inputs)
 		}
 	}
-	trainer := gomlxtrain.NewTrainer(backend.Default(), store, modelFn, loss.LossFn(lossFn),
-		optimizer.Adam().LearningRate(cfg.LearningRate).Done(), nil, nil)
+	var opt optimizer.Interface = optimizer.Adam().LearningRate(cfg.LearningRate).Done()
+	if cfg.ClipNorm > 0 || cfg.WeightDecay > 0 {
+		opt = adamW{adam: opt, clip: cfg.ClipNorm, lambda: cfg.WeightDecay}
+	}
+	trainer := gomlxtrain.NewTrainer(backend.Default(), store, modelFn, loss.LossFn(lossFn), opt, nil, nil)
 	loop := gomlxtrain.NewLoop(trainer)
 	hist := &History{Name: name, Steps: cfg.Steps, Loss: make([]float64, 0, cfg.Steps)}
 	prog := newProgress(name, cfg)
 	start := time.Now()
-	var diverged error // said to the learner as is, without the loop's context
+	var rate *model.Variable // the optimizer's learning rate, created with the training graph
+	var diverged error       // said to the learner as is, without the loop's context
 	// metrics[0] is the loss of the step's batch; the Trainer always puts it first.
 	loop.OnStep("course progress", 0, func(_ *gomlxtrain.Loop, metrics []*tensors.Tensor) error {
 		l := float64(tensors.ToScalar[float32](metrics[0]))
@@ -229,6 +248,10 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 			return diverged
 		}
 		hist.Loss = append(hist.Loss, l)
+		if rate == nil {
+			rate = rateVariable(store)
+		}
+		hist.Rate = append(hist.Rate, valueOf(rate))
 		if len(hist.Loss) == 1 {
 			hist.Compile = time.Since(start)
 		}
@@ -256,6 +279,29 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 		}
 	}
 	return t, nil
+}
+
+// rateVariable finds the optimizer's learning-rate variable, which holds
+// the rate of the step that just ran.
+func rateVariable(store *model.Store) *model.Variable {
+	for v := range store.IterVariables() {
+		if v.Name() == optimizer.ParamLearningRate {
+			return v
+		}
+	}
+	return nil
+}
+
+// valueOf reads a scalar float32 variable (NaN when there is none).
+func valueOf(v *model.Variable) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	t, err := v.Value()
+	if err != nil {
+		return math.NaN()
+	}
+	return float64(tensors.ToScalar[float32](t))
 }
 
 // replace writes a new checkpoint folder dir with write, into a sibling

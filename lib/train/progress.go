@@ -122,3 +122,20 @@ func smooth(y []float64, k int) []float64 {
 	}
 	return out
 }
+
+// RateCurves is the figure of the learning rate Fit uses at every step
+// ([Config.Rate]) for each configuration, named by its Label.
+//
+// Introduced in lesson 09.
+func RateCurves(cfgs ...Config) *viz.Lines {
+	fig := &viz.Lines{Title: "Learning rate by step", XLabel: "step", YLabel: "learning rate",
+		Width: 20 * vg.Centimeter, Height: 8 * vg.Centimeter, Legend: viz.LegendOutside}
+	for i, cfg := range cfgs {
+		y := make([]float64, cfg.Steps)
+		for s := range y {
+			y[s] = cfg.Rate(s + 1)
+		}
+		fig.Series = append(fig.Series, viz.Series{Name: cfg.Label, X: steps(cfg.Steps), Y: y, Dashed: i%2 == 1})
+	}
+	return fig
+}

@@ -2,6 +2,7 @@ package transformer
 
 import (
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/attention-in-go/course/lib/attention"
@@ -35,6 +36,7 @@ type DecoderLayerBuilder struct {
 	heads                  int
 	p                      DecoderLayerParams
 	targetMask, memoryMask *graph.Node
+	drop                   residualDropout
 }
 
 // DecoderLayer starts building one layer of the Transformer decoder
@@ -83,6 +85,14 @@ func (b *DecoderLayerBuilder) WithMemoryMask(mask *graph.Node) *DecoderLayerBuil
 	return b
 }
 
+// WithDropout applies dropout at rate to the output of each of the three
+// sublayers before its residual addition, while training (§5.4, as
+// [EncoderLayerBuilder.WithDropout]).
+func (b *DecoderLayerBuilder) WithDropout(scope *model.Scope, rate float64) *DecoderLayerBuilder {
+	b.drop = residualDropout{scope, rate}
+	return b
+}
+
 // Done builds the layer and returns its output [batch, tgt, d_model] and
 // the weights of its self-attention [batch, heads, tgt, tgt] and of its
 // cross-attention [batch, heads, tgt, src].
@@ -121,15 +131,15 @@ func (b *DecoderLayerBuilder) Steps() DecoderLayerSteps {
 	}
 	var s DecoderLayerSteps
 	s.SelfAttention, s.SelfWeights = attention.MultiHead(b.y, b.y, b.y, b.heads, b.p.SelfAttention).WithMask(causal).Done() // Shape: [batch, tgt, d_model], [batch, heads, tgt, tgt]
-	s.Norm1 = AddNorm(b.y, s.SelfAttention, b.p.Norm1)                                                                      // Shape: [batch, tgt, d_model]
+	s.Norm1 = AddNorm(b.y, b.drop.apply(s.SelfAttention), b.p.Norm1)                                                        // Shape: [batch, tgt, d_model]
 	cross := attention.MultiHead(s.Norm1, b.memory, b.memory, b.heads, b.p.CrossAttention)
 	if b.memoryMask != nil {
 		cross = cross.WithMask(b.memoryMask)
 	}
-	s.CrossAttention, s.CrossWeights = cross.Done()         // Shape: [batch, tgt, d_model], [batch, heads, tgt, src]
-	s.Norm2 = AddNorm(s.Norm1, s.CrossAttention, b.p.Norm2) // Shape: [batch, tgt, d_model]
-	s.Hidden, s.FFN = ffnSteps(s.Norm2, b.p.FFN)            // Shape: [batch, tgt, d_ff], [batch, tgt, d_model]
-	s.Output = AddNorm(s.Norm2, s.FFN, b.p.Norm3)           // Shape: [batch, tgt, d_model]
+	s.CrossAttention, s.CrossWeights = cross.Done()                       // Shape: [batch, tgt, d_model], [batch, heads, tgt, src]
+	s.Norm2 = AddNorm(s.Norm1, b.drop.apply(s.CrossAttention), b.p.Norm2) // Shape: [batch, tgt, d_model]
+	s.Hidden, s.FFN = ffnSteps(s.Norm2, b.p.FFN)                          // Shape: [batch, tgt, d_ff], [batch, tgt, d_model]
+	s.Output = AddNorm(s.Norm2, b.drop.apply(s.FFN), b.p.Norm3)           // Shape: [batch, tgt, d_model]
 	return s
 }
 

@@ -61,6 +61,11 @@ type EncoderDecoder struct {
 	MaxLen int
 	// Start is the target id the decoder reads before the first token.
 	Start int
+	// Dropout is the rate of the paper's residual dropout (§5.4: on every
+	// sublayer's output before its residual addition, and on the sums of
+	// embeddings and positions), applied by [EncoderDecoder.TrainModel]
+	// while training; 0: none. The paper uses 0.1.
+	Dropout float64
 }
 
 // Validate reports a configuration that cannot be built.
@@ -70,6 +75,9 @@ func (c EncoderDecoder) Validate() error {
 	}
 	if c.TgtVocab < 2 || c.SrcVocab < 2 || c.DecoderLayers < 1 {
 		return fmt.Errorf("transformer: EncoderDecoder needs SrcVocab, TgtVocab ≥ 2 and DecoderLayers ≥ 1, got %d, %d, %d", c.SrcVocab, c.TgtVocab, c.DecoderLayers)
+	}
+	if !(c.Dropout >= 0 && c.Dropout < 1) {
+		return fmt.Errorf("transformer: EncoderDecoder.Dropout = %g, it must be in [0, 1)", c.Dropout)
 	}
 	if c.Start <= Pad || c.Start >= c.TgtVocab {
 		return fmt.Errorf("transformer: EncoderDecoder.Start = %d must be a target id other than the padding %d (1 … %d)", c.Start, Pad, c.TgtVocab-1)
@@ -102,6 +110,10 @@ type EncoderDecoderParams struct {
 	TgtEmbedding *graph.Node   // [tgt_vocab, d_model]
 	Decoder      []DecoderLayerParams
 	WOut, BOut   *graph.Node // [d_model, tgt_vocab], [tgt_vocab]
+
+	// drop is the residual dropout of a training graph (TrainModel);
+	// zero, no dropout, everywhere else.
+	drop residualDropout
 }
 
 // Variables creates (or, in a trained store, finds) the model's
@@ -216,8 +228,8 @@ type EncoderDecoderSteps struct {
 // Introduced in lesson 09.
 func (c EncoderDecoder) Forward(p EncoderDecoderParams, src, tgtIn *graph.Node) EncoderDecoderSteps {
 	var s EncoderDecoderSteps
-	memMask := attention.PaddingMask(src, Pad)                                                       // Shape: [batch, 1, src], true on padding
-	s.Memory, s.EncoderWeights = Encoder(src, c.encoderConfig(), p.Encoder).WithMask(memMask).Done() // Shape: [batch, src, d_model]
+	memMask := attention.PaddingMask(src, Pad)                                                                                              // Shape: [batch, 1, src], true on padding
+	s.Memory, s.EncoderWeights = Encoder(src, c.encoderConfig(), p.Encoder).WithMask(memMask).WithDropout(p.drop.scope, p.drop.rate).Done() // Shape: [batch, src, d_model]
 	c.decode(p, s.Memory, memMask, tgtIn, &s)
 	return s
 }
@@ -235,11 +247,11 @@ func (c EncoderDecoder) decode(p EncoderDecoderParams, memory, memMask, tgtIn *g
 	pe := posenc.SinusoidalGraph(tgtIn.Graph(), dtypes.Float32, tgt, d, posenc.DefaultBase) // Shape: [tgt, d_model]
 	s.Input = posenc.InputEmbedding(posenc.Lookup(p.TgtEmbedding, tgtIn), pe)               // Shape: [batch, tgt, d_model], emb·√d + PE
 	tgtMask := attention.PaddingMask(tgtIn, Pad)                                            // Shape: [batch, 1, tgt]
-	y := s.Input
+	y := p.drop.apply(s.Input)
 	s.SelfWeights, s.CrossWeights = nil, nil
 	for _, lp := range p.Decoder {
 		var self, cross *graph.Node
-		y, self, cross = DecoderLayer(y, memory, c.Heads, lp).WithTargetMask(tgtMask).WithMemoryMask(memMask).Done() // Shape: [batch, tgt, d_model]
+		y, self, cross = DecoderLayer(y, memory, c.Heads, lp).WithTargetMask(tgtMask).WithMemoryMask(memMask).WithDropout(p.drop.scope, p.drop.rate).Done() // Shape: [batch, tgt, d_model]
 		s.SelfWeights, s.CrossWeights = append(s.SelfWeights, self), append(s.CrossWeights, cross)
 	}
 	s.Output = y
@@ -278,12 +290,14 @@ func (c EncoderDecoder) Greedy(p EncoderDecoderParams, src *graph.Node, steps in
 func (c EncoderDecoder) scope(s *model.Scope) *model.Scope { return s.In("transformer") }
 
 // TrainModel is the model for [train.Fit]: inputs {source ids, decoder
-// input ids} → {logits [batch, tgt, tgt_vocab]}.
+// input ids} → {logits [batch, tgt, tgt_vocab]}, with dropout at
+// c.Dropout while training.
 //
 // Introduced in lesson 09.
 func (c EncoderDecoder) TrainModel() train.Model {
 	return func(scope *model.Scope, in []*graph.Node) []*graph.Node {
 		p := c.Variables(c.scope(scope), in[0].Graph())
+		p.drop = residualDropout{scope.In("dropout"), c.Dropout}
 		return []*graph.Node{c.Forward(p, in[0], in[1]).Logits}
 	}
 }

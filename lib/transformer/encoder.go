@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/attention-in-go/course/lib/attention"
@@ -34,6 +35,7 @@ type EncoderLayerBuilder struct {
 	mask  *graph.Node
 	// configure, when set, adjusts the self-attention (lesson 11).
 	configure func(*attention.MultiHeadBuilder) *attention.MultiHeadBuilder
+	drop      residualDropout
 }
 
 // EncoderLayer starts building one layer of the Transformer encoder
@@ -75,6 +77,15 @@ func (b *EncoderLayerBuilder) WithAttention(configure func(*attention.MultiHeadB
 	return b
 }
 
+// WithDropout applies dropout at rate to the output of each sublayer
+// before it is added to the sublayer's input, while training (the
+// paper's residual dropout, §5.4; see [EncoderDecoder].Dropout). Steps'
+// Attention and FFN are the outputs before dropout.
+func (b *EncoderLayerBuilder) WithDropout(scope *model.Scope, rate float64) *EncoderLayerBuilder {
+	b.drop = residualDropout{scope, rate}
+	return b
+}
+
 // Done builds the layer and returns its output [batch, seq, d_model] and
 // the attention weights [batch, heads, seq, seq].
 func (b *EncoderLayerBuilder) Done() (output, weights *graph.Node) {
@@ -105,10 +116,10 @@ func (b *EncoderLayerBuilder) Steps() EncoderLayerSteps {
 	if b.configure != nil {
 		mh = b.configure(mh)
 	}
-	s.Attention, s.Weights = mh.Done()             // Shape: [batch, seq, d_model], [batch, heads, seq, seq]
-	s.Norm1 = AddNorm(b.x, s.Attention, b.p.Norm1) // Shape: [batch, seq, d_model]
-	s.Hidden, s.FFN = ffnSteps(s.Norm1, b.p.FFN)   // Shape: [batch, seq, d_ff], [batch, seq, d_model]
-	s.Output = AddNorm(s.Norm1, s.FFN, b.p.Norm2)  // Shape: [batch, seq, d_model]
+	s.Attention, s.Weights = mh.Done()                           // Shape: [batch, seq, d_model], [batch, heads, seq, seq]
+	s.Norm1 = AddNorm(b.x, b.drop.apply(s.Attention), b.p.Norm1) // Shape: [batch, seq, d_model]
+	s.Hidden, s.FFN = ffnSteps(s.Norm1, b.p.FFN)                 // Shape: [batch, seq, d_ff], [batch, seq, d_model]
+	s.Output = AddNorm(s.Norm1, b.drop.apply(s.FFN), b.p.Norm2)  // Shape: [batch, seq, d_model]
 	return s
 }
 
@@ -131,6 +142,7 @@ type EncoderBuilder struct {
 	cfg    Config
 	p      EncoderParams
 	mask   *graph.Node
+	drop   residualDropout
 }
 
 // Encoder starts building the Transformer encoder (Vaswani et al. 2017,
@@ -148,7 +160,7 @@ type EncoderBuilder struct {
 // LayerNorm: each layer already ends with one (post-norm).
 //
 // cfg gives the number of heads and the longest sequence (MaxLen);
-// cfg.Dropout is not applied.
+// cfg.Dropout is not applied (see [EncoderBuilder.WithDropout]).
 //
 // Typical shapes: tokens [batch, seq] (an integer dtype) → output
 // [batch, seq, d_model] and, per layer, weights [batch, heads, seq, seq].
@@ -162,6 +174,15 @@ func Encoder(tokens *graph.Node, cfg Config, p EncoderParams) *EncoderBuilder {
 // masked): usually attention.PaddingMask(tokens, padID), [batch, 1, seq].
 func (b *EncoderBuilder) WithMask(mask *graph.Node) *EncoderBuilder {
 	b.mask = mask
+	return b
+}
+
+// WithDropout applies dropout at rate, while training, to the sum of the
+// embeddings and the positional encoding and to every sublayer's output
+// before its residual addition ([EncoderLayerBuilder.WithDropout]), as
+// the paper does (§5.4). Steps' Input is the sum before dropout.
+func (b *EncoderBuilder) WithDropout(scope *model.Scope, rate float64) *EncoderBuilder {
+	b.drop = residualDropout{scope, rate}
 	return b
 }
 
@@ -212,14 +233,32 @@ func (b *EncoderBuilder) Steps() EncoderSteps {
 	pe := posenc.SinusoidalGraph(tokens.Graph(), emb.DType(), seq, d, posenc.DefaultBase) // Shape: [seq, d_model]
 	pe = graph.Reshape(pe, 1, seq, d)                                                     // Shape: [seq, d_model] → [1, seq, d_model], broadcast over the batch
 	s.Input = graph.Add(s.Scaled, pe)
-	x := s.Input
+	x := b.drop.apply(s.Input)
 	for l := range b.p.Layers {
-		ls := EncoderLayer(x, b.cfg.Heads, b.p.Layers[l]).WithMask(b.mask).Steps()
+		layer := EncoderLayer(x, b.cfg.Heads, b.p.Layers[l]).WithMask(b.mask)
+		layer.drop = b.drop
+		ls := layer.Steps()
 		s.Layers = append(s.Layers, ls)
 		x = ls.Output
 	}
 	s.Output = x
 	return s
+}
+
+// residualDropout is the dropout of the paper's §5.4 on sublayer outputs
+// and embeddings: [attention.Dropout] (which works on a tensor of any
+// shape) at rate while training, the identity otherwise or without a
+// scope.
+type residualDropout struct {
+	scope *model.Scope
+	rate  float64
+}
+
+func (d residualDropout) apply(x *graph.Node) *graph.Node {
+	if d.scope == nil || d.rate == 0 {
+		return x
+	}
+	return attention.Dropout(d.scope, x, d.rate)
 }
 
 // Pooling says how [Pool] turns a sequence of token vectors into one
