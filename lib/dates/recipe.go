@@ -204,7 +204,7 @@ func AblationTable(as []*Ablation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-28s", "variant")
 	for _, a := range as {
-		fmt.Fprintf(&b, "  %-22s", a.Kernels+": mean (min–max)")
+		fmt.Fprintf(&b, "  %-25s", a.Kernels+": mean (min–max)")
 	}
 	fmt.Fprintf(&b, "  %s\n", "all: min–max, spread")
 	for i := range as[0].Rows {
@@ -212,7 +212,7 @@ func AblationTable(as []*Ablation) string {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, a := range as {
 			r := a.Rows[i]
-			fmt.Fprintf(&b, "  %-22s", fmt.Sprintf("%.1f%% (%.1f–%.1f)", r.Mean(), r.Min(), r.Max()))
+			fmt.Fprintf(&b, "  %-25s", fmt.Sprintf("%.1f%% (%.1f–%.1f)", r.Mean(), r.Min(), r.Max()))
 			lo, hi = min(lo, r.Min()), max(hi, r.Max())
 		}
 		fmt.Fprintf(&b, "  %.1f–%.1f%%, %.1f pts\n", lo, hi, hi-lo)

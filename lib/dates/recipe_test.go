@@ -1,7 +1,6 @@
 package dates
 
 import (
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/attention-in-go/course/lib/backend"
+	"github.com/attention-in-go/course/lib/internal/record"
 )
 
 var ablation = flag.Bool("ablation", false, "train lesson 09's recipe ablation on this machine's kernel class and record it in testdata/recipe-ablation.json")
@@ -33,26 +33,7 @@ func TestRecipeAblation(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s\n%s", kernels, AblationTable([]*Ablation{a}))
-		as, err := RecipeAblations()
-		if err != nil {
-			t.Fatal(err)
-		}
-		as = slices.DeleteFunc(as, func(b *Ablation) bool { return b.Kernels == kernels })
-		as = append(as, a)
-		order := map[string]int{}
-		for i, c := range backend.Classes() {
-			order[c.Name] = i
-		}
-		slices.SortFunc(as, func(a, b *Ablation) int { return order[a.Kernels] - order[b.Kernels] })
-		data, err := json.MarshalIndent(as, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := record.Replace(path, a, func(e *Ablation) string { return e.Kernels }); err != nil {
 			t.Fatal(err)
 		}
 		return

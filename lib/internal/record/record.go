@@ -1,0 +1,66 @@
+// Package record keeps experiments too long for a lesson cell, measured
+// once per kernel class, in a JSON file under a package's testdata: a
+// test run with a flag measures the class it runs on and replaces that
+// class's entry, the other classes' entries stay, and the lesson prints
+// the file.
+//
+// Part of the library behind lessons 09 and 10; the lessons do not name
+// it.
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/attention-in-go/course/lib/backend"
+)
+
+// Replace reads the entries of path (a JSON list; a missing file is an
+// empty list), replaces the one of entry's kernel class (kernels names an
+// entry's class) or adds it, orders them as [backend.Classes] does and
+// writes the file atomically: a temporary file in the same folder,
+// renamed over the old one, so a failed run never leaves half a file.
+func Replace[T any](path string, entry T, kernels func(T) string) error {
+	var entries []T
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &entries); err != nil {
+			return fmt.Errorf("record: %s: %w", path, err)
+		}
+	case !os.IsNotExist(err):
+		return err
+	}
+	entries = slices.DeleteFunc(entries, func(e T) bool { return kernels(e) == kernels(entry) })
+	entries = append(entries, entry)
+	order := map[string]int{}
+	for i, c := range backend.Classes() {
+		order[c.Name] = i
+	}
+	slices.SortStableFunc(entries, func(a, b T) int { return order[kernels(a)] - order[kernels(b)] })
+	out, err := json.MarshalIndent(entries, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(out, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
