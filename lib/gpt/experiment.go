@@ -27,6 +27,12 @@ type Experiment struct {
 	LearningRate float64
 	Seed         uint64
 	Tokens       *bpe.Tokenizer // nil: the model reads bytes
+
+	// Warmup, Decay, ClipNorm and WeightDecay are lesson 09's training
+	// recipe ([train.Config]); zero, Adam at a constant rate.
+	Warmup                int
+	Decay                 train.Decay
+	ClipNorm, WeightDecay float64
 }
 
 // Lesson10 is the GPT lesson 10 trains.
@@ -66,7 +72,8 @@ func (e Experiment) LoadOrTrain(s *corpus.Split) (*train.Trained, error) {
 
 func (e Experiment) config() train.Config {
 	return train.Config{Name: e.Name, Steps: e.Steps, BatchSize: e.Batch,
-		LearningRate: e.LearningRate, Seed: e.Seed}
+		LearningRate: e.LearningRate, Seed: e.Seed,
+		Warmup: e.Warmup, Decay: e.Decay, ClipNorm: e.ClipNorm, WeightDecay: e.WeightDecay}
 }
 
 // Scores are a model's predictions of every scored byte (or token) of a

@@ -376,9 +376,9 @@ func TestEvaluateMatchesOneWindowAtATime(t *testing.T) {
 	}
 }
 
-// TestExtrapolateSideBySide: the three readings of lesson 10's positions
-// cell give the same bits side by side (train.Concurrently) as one after
-// the other.
+// TestExtrapolateSideBySide: readings of independent models give the
+// same bits side by side (train.Concurrently, as RunExtrapolation runs
+// them) as one after the other.
 func TestExtrapolateSideBySide(t *testing.T) {
 	kinds := []Positions{Sinusoidal, Learned, NoPositions}
 	var text []byte

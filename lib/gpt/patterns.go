@@ -224,12 +224,15 @@ func ByPosition(store *model.Store, c Config, text []byte, seq int) (PositionRes
 
 // PositionsExperiment is lesson 10's extrapolation question: the same
 // small GPT with each positional encoding, trained on windows of Context
-// bytes and evaluated on windows of Context and 2·Context.
+// bytes for 1 000 steps with lesson 09's recipe (warm-up, cosine decay,
+// clipping, weight decay), and evaluated on windows of 2·Context
+// ([Experiment.RunExtrapolation]).
 //
 // Introduced in lesson 10.
 var PositionsExperiment = Experiment{Name: "lesson10-positions",
 	Model:  Config{Vocab: 256, DModel: 32, Heads: 2, Layers: 2, DFF: 64, Context: 32, Positions: Sinusoidal},
-	Stride: 16, Steps: 250, Batch: 32, LearningRate: 0.003, Seed: 10}
+	Stride: 16, Steps: 1000, Batch: 32, LearningRate: 0.003, Seed: 10,
+	Warmup: 100, Decay: train.Cosine, ClipNorm: 1, WeightDecay: 0.1}
 
 // WithPositions returns the experiment with positions p, named after them.
 func (e Experiment) WithPositions(p Positions) Experiment {
@@ -256,23 +259,6 @@ func (e Experiment) Extrapolate(store *model.Store, s *corpus.Split) ([]Position
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-// PositionTable prints the positions experiment: bits per character of
-// each model and window, over the positions the model was trained on and,
-// for the longer window, over the positions beyond.
-//
-// Introduced in lesson 10.
-func PositionTable(rs []PositionResult, context int) string {
-	var b strings.Builder
-	for _, r := range rs {
-		fmt.Fprintf(&b, "%-10s window %3d: %.2f bits/char", r.Positions, r.Seq, r.Mean(0, r.Seq))
-		if r.Seq > context {
-			fmt.Fprintf(&b, "   positions 0–%d: %.2f   positions %d–%d: %.2f", context-1, r.Mean(0, context), context, r.Seq-1, r.Mean(context, r.Seq))
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }
 
 // BestHead returns the head of ps whose pattern is name with the largest
