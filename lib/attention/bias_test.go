@@ -51,7 +51,9 @@ func refBiasedAttention(q, k, v, bias [][]float64, masked func(i, j int) bool) (
 	return out, weights
 }
 
-// refMultiHeadWith is refMultiHead with positions inside the attention:
+// refMultiHeadWith is multi-head attention in float64 loops (project,
+// cut the columns into heads, attend per head, put the heads side by
+// side, project again) with positions inside the attention:
 // rotate, when not nil, turns each head's query rows (query = true) and
 // key rows [seq][d_k] after the split into heads; bias[h], when not nil, is
 // added to head h's scaled scores.
@@ -85,11 +87,13 @@ func refMultiHeadWith(q, kv [][]float64, heads int, w *MultiHeadWeights, masked 
 		if rotate != nil {
 			qh, kh = rotate(qh, true), rotate(kh, false)
 		}
-		var b [][]float64
+		var o [][]float64
+		var a [][]float64
 		if bias != nil {
-			b = bias[h]
+			o, a = refBiasedAttention(qh, kh, cols(V, h*dk, (h+1)*dk), bias[h], masked)
+		} else {
+			o, a = refAttention(qh, kh, cols(V, h*dk, (h+1)*dk), masked)
 		}
-		o, a := refBiasedAttention(qh, kh, cols(V, h*dk, (h+1)*dk), b, masked)
 		weights = append(weights, a)
 		for i := range concat {
 			concat[i] = append(concat[i], o[i]...)

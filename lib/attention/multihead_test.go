@@ -7,41 +7,11 @@ import (
 	"github.com/attention-in-go/course/lib/random"
 )
 
-// refMultiHead is multi-head attention in float64 loops: project, cut the
-// columns into heads, attend per head with refAttention, put the heads side
-// by side, project again.
+// refMultiHead is multi-head attention in float64 loops (refMultiHeadWith
+// without positions inside the attention: each head attends with
+// refAttention).
 func refMultiHead(q, kv [][]float64, heads int, w *MultiHeadWeights, masked func(i, j int) bool) (out [][]float64, weights [][][]float64) {
-	proj := func(x, m [][]float64, b []float64) [][]float64 {
-		y := make([][]float64, len(x))
-		for i := range x {
-			y[i] = make([]float64, len(m[0]))
-			for o := range y[i] {
-				y[i][o] = b[o]
-				for d := range x[i] {
-					y[i][o] += x[i][d] * m[d][o]
-				}
-			}
-		}
-		return y
-	}
-	cols := func(x [][]float64, from, to int) [][]float64 {
-		y := make([][]float64, len(x))
-		for i := range x {
-			y[i] = append([]float64(nil), x[i][from:to]...)
-		}
-		return y
-	}
-	Q, K, V := proj(q, w.WQ, w.BQ), proj(kv, w.WK, w.BK), proj(kv, w.WV, w.BV)
-	dk := w.DModel / heads
-	concat := make([][]float64, len(q))
-	for h := 0; h < heads; h++ {
-		o, a := refAttention(cols(Q, h*dk, (h+1)*dk), cols(K, h*dk, (h+1)*dk), cols(V, h*dk, (h+1)*dk), masked)
-		weights = append(weights, a)
-		for i := range concat {
-			concat[i] = append(concat[i], o[i]...)
-		}
-	}
-	return proj(concat, w.WO, w.BO), weights
+	return refMultiHeadWith(q, kv, heads, w, masked, nil, nil)
 }
 
 func TestExplainMultiHeadMatchesReference(t *testing.T) {
