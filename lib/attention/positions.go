@@ -15,7 +15,7 @@ import (
 // as a function rather than calling it.) See
 // [MultiHeadBuilder.WithRotation].
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 type Rotation func(x, positions *graph.Node) *graph.Node
 
 // addBias returns scores + bias, bias broadcast to the scores NumPy-style

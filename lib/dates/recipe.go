@@ -144,7 +144,7 @@ func (r AblationRow) Max() float64 { return slices.Max(r.Exact) }
 // machine has cores, decodes the test dates greedily and returns the exact
 // match of each. Nothing is saved. kernels labels the result.
 //
-// Introduced in lesson 09.
+// Part of the library behind lesson 09; the lesson does not name it.
 func (x TransformerExperiment) RunAblation(variants []Variant, seeds []uint32, kernels string) (*Ablation, error) {
 	if x.DataSeed == 0 {
 		x.DataSeed = x.Seed

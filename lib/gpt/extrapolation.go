@@ -151,7 +151,7 @@ func ExtrapolationTable(xs []*Extrapolation) string {
 // Curves returns, for each kind of positions, the bits per character at
 // each position averaged over the seeds, for [ExtrapolationFigure].
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 func (x *Extrapolation) Curves() []PositionResult {
 	var out []PositionResult
 	for _, r := range x.Rows {

@@ -245,7 +245,7 @@ func (e Experiment) WithPositions(p Positions) Experiment {
 // positions are learned (a table of Context rows has no row for position
 // Context), at 2·Context.
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 func (e Experiment) Extrapolate(store *model.Store, s *corpus.Split) ([]PositionResult, error) {
 	var out []PositionResult
 	for _, seq := range []int{e.Model.Context, 2 * e.Model.Context} {

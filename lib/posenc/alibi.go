@@ -103,7 +103,7 @@ func ALiBi(heads int, queryPositions, keyPositions []int) [][][]float64 {
 // [heads, seq_q, seq_k], which [attention.MultiHeadBuilder.WithBias] adds to
 // the scores [batch, heads, seq_q, seq_k] of every batch row.
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 func ALiBiOf(heads int, queryPositions, keyPositions *graph.Node) *graph.Node {
 	if heads < 1 {
 		exceptions.Panicf("posenc.ALiBiOf: the number of heads must be ≥ 1, got %d", heads)

@@ -99,7 +99,7 @@ func checkRotary(fn string, d int, base float64) {
 // Typical shapes: x [batch, heads, seq, d_k], positions [seq] (int32) →
 // [batch, heads, seq, d_k].
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 func RotaryOf(x, positions *graph.Node, base float64) *graph.Node {
 	if x.Rank() < 1 || !x.DType().IsFloat() {
 		exceptions.Panicf("posenc.RotaryOf: x must be a float tensor [..., seq, d], got %s", x.Shape())
@@ -164,7 +164,7 @@ func equalDims(a, b []int) bool {
 //
 // Typical shapes: x [seq][d_k], positions [seq] → [seq][d_k].
 //
-// Introduced in lesson 10.
+// Part of the library behind lesson 10; the lesson does not name it.
 func RunRotary(x [][]float64, positions []int, base float64) ([][]float64, error) {
 	if err := checkMatrix("x", x, -1); err != nil {
 		return nil, err
