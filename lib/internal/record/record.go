@@ -20,7 +20,8 @@ import (
 
 // Replace reads the entries of path (a JSON list; a missing file is an
 // empty list), replaces the one of entry's kernel class (kernels names an
-// entry's class) or adds it, orders them as [backend.Classes] does and
+// entry's class) or adds it, orders them fastest class first (AVX-512,
+// AVX2, plain Go, whatever the machine that records) and
 // writes the file atomically: a temporary file in the same folder,
 // renamed over the old one, so a failed run never leaves half a file.
 func Replace[T any](path string, entry T, kernels func(T) string) error {
@@ -36,10 +37,7 @@ func Replace[T any](path string, entry T, kernels func(T) string) error {
 	}
 	entries = slices.DeleteFunc(entries, func(e T) bool { return kernels(e) == kernels(entry) })
 	entries = append(entries, entry)
-	order := map[string]int{}
-	for i, c := range backend.Classes() {
-		order[c.Name] = i
-	}
+	order := map[string]int{backend.AVX512: 0, backend.AVX2: 1, backend.Plain: 2}
 	slices.SortStableFunc(entries, func(a, b T) int { return order[kernels(a)] - order[kernels(b)] })
 	out, err := json.MarshalIndent(entries, "", " ")
 	if err != nil {
