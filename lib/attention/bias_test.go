@@ -13,8 +13,9 @@ import (
 	"github.com/attention-in-go/course/lib/random"
 )
 
-// refBiasedAttention is refAttention with a bias added to the scaled
-// scores: softmax(Q·Kᵀ/√d_k + bias, masked)·V, in float64 loops.
+// refBiasedAttention is scaled dot-product attention in float64 loops,
+// with a bias added to the scaled scores when bias is not nil:
+// softmax(Q·Kᵀ/√d_k + bias, masked)·V (refAttention is it without bias).
 func refBiasedAttention(q, k, v, bias [][]float64, masked func(i, j int) bool) (out, weights [][]float64) {
 	dk := float64(len(q[0]))
 	for i := range q {
@@ -36,8 +37,14 @@ func refBiasedAttention(q, k, v, bias [][]float64, masked func(i, j int) bool) (
 			scores = append(scores, s)
 			keep = append(keep, j)
 		}
-		for n, w := range refSoftmax(scores, 1) {
-			row[keep[n]] = w
+		if len(keep) == 0 { // every key masked: the -1e9 fill makes the softmax uniform
+			for j := range row {
+				row[j] = 1 / float64(len(k))
+			}
+		} else {
+			for n, w := range refSoftmax(scores, 1) {
+				row[keep[n]] = w
+			}
 		}
 		weights = append(weights, row)
 		o := make([]float64, len(v[0]))

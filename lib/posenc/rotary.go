@@ -3,6 +3,7 @@ package posenc
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -113,7 +114,7 @@ func RotaryOf(x, positions *graph.Node, base float64) *graph.Node {
 	}
 	lead := x.Shape().Dimensions[:x.Rank()-1] // the axes of x before d: [..., seq]
 	posDims := positions.Shape().Dimensions
-	if positions.Rank() < 1 || positions.Rank() > len(lead) || !equalDims(posDims, lead[len(lead)-len(posDims):]) {
+	if positions.Rank() < 1 || positions.Rank() > len(lead) || !slices.Equal(posDims, lead[len(lead)-len(posDims):]) {
 		exceptions.Panicf("posenc.RotaryOf: positions %s must give one position per row of x %s: shape [seq], or any tail of %v",
 			positions.Shape(), x.Shape(), lead)
 	}
@@ -145,18 +146,6 @@ func RotaryOf(x, positions *graph.Node, base float64) *graph.Node {
 	rotOdd := graph.Add(graph.Mul(even, sin), graph.Mul(odd, cos))            // x[2i]·sin + x[2i+1]·cos
 	rotated := graph.Stack([]*graph.Node{rotEven, rotOdd}, -1)                // Shape: [..., seq, d/2, 2]
 	return graph.Reshape(rotated, x.Shape().Dimensions...)                    // Shape: [..., seq, d]
-}
-
-func equalDims(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // RunRotary runs [RotaryOf] once on the course backend in float32, as a
