@@ -3,10 +3,13 @@ package classifier
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/attention-in-go/course/lib/attention"
 	"github.com/attention-in-go/course/lib/backend"
@@ -177,5 +180,73 @@ func TestAttentionEntropy(t *testing.T) {
 	}
 	if v.Steps != 20 || v.Name != "reloaded" || math.Abs(v.Entropy.PerHead[0]-full.PerHead[0]) > 1e-6 {
 		t.Errorf("Reload: %d steps, %q, entropy %v; want 20, \"reloaded\", %v", v.Steps, v.Name, v.Entropy, full)
+	}
+}
+
+// TestQKInitScalesOnlyTheScoreWeights: the same seed with QKInit = 0.001
+// starts W_Q and W_K at a thousandth of lesson 8's (Glorot) values, every
+// other variable (W_V, W_O, the embedding, the feed-forward weights) the
+// same, and the scores near 0: attention starts uniform over the words.
+func TestQKInitScalesOnlyTheScoreWeights(t *testing.T) {
+	const scale = 0.001
+	initial := func(qk float64) (map[string][]float32, []float32) {
+		c := Lesson8.Config(Transformer)
+		c.QKInit = qk
+		store := model.NewStore()
+		store.SetParam(model.ParamInitialSeed, int64(7))
+		exec, err := model.NewExec(backend.Default(), store, func(scope *model.Scope, ids *graph.Node) []*graph.Node {
+			logits, w := c.Forward(scope, ids)
+			return []*graph.Node{logits, w}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := tensors.FromFlatDataAndDimensions([]int32{5, 9, 14, 3, 0, 0, 5, 9, 14, 3, 0, 0}, 2, 6)
+		out, err := exec.Call(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars := map[string][]float32{}
+		for v := range store.IterVariables() {
+			if v.Shape().DType == dtypes.Float32 { // not the random generator's state
+				vars[v.Path()] = tensors.MustCopyFlatData[float32](v.MustValue())
+			}
+		}
+		return vars, tensors.MustCopyFlatData[float32](out[1])
+	}
+	glorot, _ := initial(0)
+	small, weights := initial(scale)
+	scaled := 0
+	for path, want := range glorot {
+		got, ok := small[path]
+		if !ok {
+			t.Fatalf("%s missing with QKInit", path)
+		}
+		factor := float32(1)
+		if strings.HasSuffix(path, "/wq") || strings.HasSuffix(path, "/wk") {
+			factor = scale
+			scaled++
+		}
+		for i := range want {
+			if d := math.Abs(float64(got[i] - want[i]*factor)); d > 1e-6*math.Abs(float64(want[i])) {
+				t.Fatalf("%s[%d] = %g, want %g·%g", path, i, got[i], factor, want[i])
+			}
+		}
+	}
+	if scaled != 2 {
+		t.Fatalf("scaled %d matrices, want W_Q and W_K", scaled)
+	}
+	// Weights [1, heads, 6, 6]: each query's row over the 4 words is
+	// uniform to within 1e-4, and the padding gets nothing.
+	for r := 0; r < len(weights); r += 6 {
+		for j, w := range weights[r : r+6] {
+			want := 0.25
+			if j >= 4 {
+				want = 0
+			}
+			if math.Abs(float64(w)-want) > 1e-4 {
+				t.Fatalf("row %d: weight %d = %g, want %g", r/6, j, w, want)
+			}
+		}
 	}
 }

@@ -33,6 +33,8 @@ type Experiment struct {
 	AttnDropout    float64
 	LabelSmoothing float64 // ε of train.SmoothedCrossEntropy
 	EntropyBonus   float64 // λ of train.WithEntropyBonus
+	QKInit         float64 // see [Config]
+	SGD            bool    // plain SGD instead of Adam (train.Config.SGD)
 	// Tag, when set, names the checkpoints Tag-kind instead of
 	// lesson08-kind, so that variants do not overwrite lesson 8's models.
 	Tag string
@@ -60,7 +62,7 @@ func (e Experiment) Data() (reviews.Set, *reviews.Vocab, error) {
 // Config returns the model of kind k.
 func (e Experiment) Config(k Kind) Config {
 	return Config{Kind: k, Vocab: len(reviews.NewVocab().Words), DModel: e.DModel, Heads: e.Heads, DFF: e.DFF, Hidden: e.Hidden, Pool: e.Pool,
-		Temperature: e.Temperature, NoScale: e.NoScale, AttnDropout: e.AttnDropout}
+		Temperature: e.Temperature, NoScale: e.NoScale, AttnDropout: e.AttnDropout, QKInit: e.QKInit}
 }
 
 // Name is the checkpoint name of model k.
@@ -111,7 +113,7 @@ func (e Experiment) Train(k Kind) (*train.Trained, error) {
 	}
 	loss = train.WithEntropyBonus(loss, e.EntropyBonus)
 	return train.Fit(train.Config{Name: e.Name(k), Label: e.label(k), Steps: e.Steps, BatchSize: e.Batch,
-		LearningRate: e.LearningRate, Seed: uint64(e.Seed)}, e.Config(k).Model(), loss, d)
+		LearningRate: e.LearningRate, SGD: e.SGD, Seed: uint64(e.Seed)}, e.Config(k).Model(), loss, d)
 }
 
 // TrainAll trains a model of every kind from scratch, as

@@ -62,6 +62,23 @@ type Config struct {
 	Temperature float64
 	NoScale     bool
 	AttnDropout float64
+	// QKInit, when positive, multiplies the initial W_Q and W_K (Glorot
+	// uniform) by QKInit: with a small value every score starts near 0,
+	// and every row of attention weights near uniform.
+	QKInit float64
+}
+
+// scoreMatrix is W_Q or W_K [d_model, d_model]: Glorot uniform, times
+// QKInit when it is set.
+func (c Config) scoreMatrix(g *graph.Graph, s *model.Scope, name string) *graph.Node {
+	init := initializer.GlorotUniformFn(s)
+	if c.QKInit > 0 {
+		glorot := init
+		init = func(g *graph.Graph, shape shapes.Shape) *graph.Node {
+			return graph.MulScalar(glorot(g, shape), c.QKInit)
+		}
+	}
+	return s.WithInitializer(init).VariableWithShape(name, shapes.Make(dtypes.Float32, c.DModel, c.DModel)).NodeValue(g)
 }
 
 // Pooling is how a Transformer classifier summarises its sequence.
@@ -129,7 +146,7 @@ func (c Config) Forward(scope *model.Scope, ids *graph.Node) (logits, weights *g
 		l := scope.In("layer")
 		a, f, n1, n2 := l.In("attention"), l.In("ffn"), l.In("norm1"), l.In("norm2")
 		p := transformer.EncoderLayerParams{
-			Attention: attention.MultiHeadParams{WQ: matrix(a, "wq", d, d), WK: matrix(a, "wk", d, d), WV: matrix(a, "wv", d, d), WO: matrix(a, "wo", d, d),
+			Attention: attention.MultiHeadParams{WQ: c.scoreMatrix(g, a, "wq"), WK: c.scoreMatrix(g, a, "wk"), WV: matrix(a, "wv", d, d), WO: matrix(a, "wo", d, d),
 				BQ: vector(a, "bq", d, false), BK: vector(a, "bk", d, false), BV: vector(a, "bv", d, false), BO: vector(a, "bo", d, false)},
 			Norm1: transformer.LayerNormParams{Gamma: vector(n1, "gamma", d, true), Beta: vector(n1, "beta", d, false)},
 			FFN: transformer.FFNParams{W1: matrix(f, "w1", d, c.DFF), B1: vector(f, "b1", c.DFF, false),

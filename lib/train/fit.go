@@ -74,6 +74,14 @@ type Config struct {
 	// not decayed).
 	WeightDecay float64
 
+	// SGD replaces Adam by plain stochastic gradient descent, θ ← θ − lr·g,
+	// without momentum: every step is the gradient times the rate, so a
+	// parameter whose gradient is tiny moves tiny amounts, where Adam,
+	// dividing by the gradient's running root mean square, moves every
+	// parameter by about the rate. Warmup, Decay, ClipNorm and WeightDecay
+	// apply as with Adam.
+	SGD bool
+
 	// Seed seeds the initial weights and the order of the batches. The
 	// same seed gives the same run.
 	Seed uint64
@@ -230,6 +238,9 @@ func Fit(cfg Config, m Model, lossFn Loss, data *Dataset) (*Trained, error) {
 		}
 	}
 	var opt optimizer.Interface = optimizer.Adam().LearningRate(cfg.LearningRate).Done()
+	if cfg.SGD {
+		opt = optimizer.StochasticGradientDescent().WithLearningRate(cfg.learningRate()).WithDecay(false).Done()
+	}
 	if cfg.ClipNorm > 0 || cfg.WeightDecay > 0 {
 		opt = adamW{adam: opt, clip: cfg.ClipNorm, lambda: cfg.WeightDecay}
 	}

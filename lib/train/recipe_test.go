@@ -188,3 +188,51 @@ func TestClipNormIsWired(t *testing.T) {
 		t.Error("a clip of 1e-4 changed nothing")
 	}
 }
+
+// TestSGD: with a loss whose gradient is c for every bias, plain SGD
+// moves each bias by c·rate(s) at step s, following the schedule, while
+// Adam, which divides by the gradient's root mean square, moves it by
+// about rate(s) whatever c is. A momentum term, a forgotten schedule or
+// Adam left in place would each miss the first expectation.
+func TestSGD(t *testing.T) {
+	const c = 0.01
+	// meanSum's gradient with respect to each bias is c: the mean over
+	// the batch of c·Σ_j pred_j.
+	meanSum := func(_, preds []*graph.Node) *graph.Node {
+		p := preds[0]
+		return graph.MulScalar(graph.ReduceAllSum(p), c/float64(p.Shape().Dim(0)))
+	}
+	bias := func(tr *Trained) []float32 {
+		for v := range tr.Store.IterVariables() {
+			if v.Path() == "/b" {
+				return tensors.MustCopyFlatData[float32](v.MustValue())
+			}
+		}
+		t.Fatal("no variable /b")
+		return nil
+	}
+	cfg := Config{Steps: 10, BatchSize: 16, LearningRate: 0.2, Seed: 5, Quiet: true, Warmup: 3, Decay: Cosine, SGD: true}
+	sgd, err := Fit(cfg, affine, meanSum, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for s := 1; s <= cfg.Steps; s++ {
+		total += cfg.Rate(s)
+	}
+	for i, b := range bias(sgd) {
+		if want := 0.5 - c*total; math.Abs(float64(b)-want) > 1e-6 {
+			t.Errorf("SGD: b[%d] = %.7f, want 0.5 − %g·Σ rate = %.7f", i, b, c, want)
+		}
+	}
+	cfg.SGD = false
+	adam, err := Fit(cfg, affine, meanSum, xorData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range bias(adam) {
+		if want := 0.5 - total; math.Abs(float64(b)-want) > 1e-3 {
+			t.Errorf("Adam: b[%d] = %.7f, want about 0.5 − Σ rate = %.7f", i, b, want)
+		}
+	}
+}
