@@ -3,6 +3,9 @@ package sandbox
 import (
 	"encoding/binary"
 	"fmt"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
 )
 
 // The seccomp filter of learner runs, a classic BPF program as bwrap's
@@ -12,74 +15,69 @@ import (
 // runtime's new threads), and clone3 answers ENOSYS, so that libraries
 // fall back to clone.
 
-// sockFilter is struct sock_filter.
-type sockFilter struct {
-	code   uint16
-	jt, jf uint8
-	k      uint32
-}
-
-const (
-	bpfLdAbsW = 0x20 // BPF_LD | BPF_W | BPF_ABS
-	bpfJeqK   = 0x15 // BPF_JMP | BPF_JEQ | BPF_K
-	bpfJgeK   = 0x35 // BPF_JMP | BPF_JGE | BPF_K
-	bpfJsetK  = 0x45 // BPF_JMP | BPF_JSET | BPF_K
-	bpfRetK   = 0x06 // BPF_RET | BPF_K
-
-	retAllow       = 0x7fff0000 // SECCOMP_RET_ALLOW
-	retErrno       = 0x00050000 // SECCOMP_RET_ERRNO | errno
-	retKillProcess = 0x80000000 // SECCOMP_RET_KILL_PROCESS
-	eperm, enosys  = 1, 38
-
-	offNr, offArch, offArg0 = 0, 4, 16 // in struct seccomp_data
-	cloneThread             = 0x00010000
-)
+// Offsets in struct seccomp_data.
+const offNr, offArch, offArg0 = 0, 4, 16
 
 // noForkFilter assembles the filter for this architecture (archAudit,
-// deniedCalls, sysClone, sysClone3 and x32Bit come from seccomp_GOARCH.go).
+// deniedCalls, sysClone, sysClone3 and x32Bit come from seccomp_GOARCH.go)
+// into the bytes bwrap reads.
 func noForkFilter() ([]byte, error) {
+	prog, err := noForkProgram()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := bpf.Assemble(prog)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: assembling the seccomp filter: %w", err)
+	}
+	out := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		out = binary.NativeEndian.AppendUint16(out, r.Op)
+		out = append(out, r.Jt, r.Jf)
+		out = binary.NativeEndian.AppendUint32(out, r.K)
+	}
+	return out, nil
+}
+
+// noForkProgram is the filter as instructions.
+func noForkProgram() ([]bpf.Instruction, error) {
 	if archAudit == 0 {
 		return nil, fmt.Errorf("sandbox: no seccomp filter for this architecture; run with -unsandboxed")
 	}
+	load := func(off uint32) bpf.Instruction { return bpf.LoadAbsolute{Off: off, Size: 4} }
+	ret := func(v uint32) bpf.Instruction { return bpf.RetConstant{Val: v} }
 	denied := deniedCalls()
 	// Layout: [check arch] [load nr] [x32?] [denied…] [clone3] [clone] [load arg0] [jset] ALLOW DENY ENOSYS
-	var p []sockFilter
-	p = append(p,
-		sockFilter{bpfLdAbsW, 0, 0, offArch},
-		sockFilter{bpfJeqK, 1, 0, archAudit},
-		sockFilter{bpfRetK, 0, 0, retKillProcess},
-		sockFilter{bpfLdAbsW, 0, 0, offNr})
+	p := []bpf.Instruction{
+		load(offArch),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: archAudit, SkipTrue: 1},
+		ret(unix.SECCOMP_RET_KILL_PROCESS),
+		load(offNr),
+	}
 	tail := len(denied) + 4 // instructions from the first denied check to ALLOW
 	if x32Bit != 0 {
 		tail++
 	}
-	// jump computes the offset from the instruction about to be appended
-	// to the label at position label (counted from the first check).
+	// jump is the skip from the instruction about to be appended to the
+	// label at position label (counted from the first check).
 	first := len(p)
 	jump := func(label int) uint8 { return uint8(first + label - (len(p) + 1)) }
 	allow, deny, nosys := tail, tail+1, tail+2
 	if x32Bit != 0 {
-		p = append(p, sockFilter{bpfJgeK, jump(deny), 0, x32Bit})
+		p = append(p, bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: x32Bit, SkipTrue: jump(deny)})
 	}
 	for _, nr := range denied {
-		p = append(p, sockFilter{bpfJeqK, jump(deny), 0, nr})
+		p = append(p, bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipTrue: jump(deny)})
 	}
-	p = append(p, sockFilter{bpfJeqK, jump(nosys), 0, sysClone3})
-	p = append(p, sockFilter{bpfJeqK, 0, jump(allow), sysClone})
-	p = append(p, sockFilter{bpfLdAbsW, 0, 0, offArg0})
-	p = append(p, sockFilter{bpfJsetK, jump(allow), jump(deny), cloneThread})
+	p = append(p, bpf.JumpIf{Cond: bpf.JumpEqual, Val: sysClone3, SkipTrue: jump(nosys)})
+	p = append(p, bpf.JumpIf{Cond: bpf.JumpEqual, Val: sysClone, SkipFalse: jump(allow)})
+	p = append(p, load(offArg0))
+	p = append(p, bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: unix.CLONE_THREAD, SkipTrue: jump(allow), SkipFalse: jump(deny)})
 	if len(p)-first != allow {
 		return nil, fmt.Errorf("sandbox: seccomp program layout is off (%d != %d)", len(p)-first, allow)
 	}
-	p = append(p,
-		sockFilter{bpfRetK, 0, 0, retAllow},
-		sockFilter{bpfRetK, 0, 0, retErrno | eperm},
-		sockFilter{bpfRetK, 0, 0, retErrno | enosys})
-	out := make([]byte, 0, 8*len(p))
-	for _, f := range p {
-		out = binary.NativeEndian.AppendUint16(out, f.code)
-		out = append(out, f.jt, f.jf)
-		out = binary.NativeEndian.AppendUint32(out, f.k)
-	}
-	return out, nil
+	return append(p,
+		ret(unix.SECCOMP_RET_ALLOW),
+		ret(unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM)),
+		ret(unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS))), nil
 }

@@ -1,18 +1,18 @@
 package sandbox
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
 const (
-	archAudit = 0xc00000b7 // AUDIT_ARCH_AARCH64
+	archAudit = unix.AUDIT_ARCH_AARCH64
 	x32Bit    = 0
-	sysClone  = syscall.SYS_CLONE
-	sysClone3 = 435
+	sysClone  = unix.SYS_CLONE
+	sysClone3 = unix.SYS_CLONE3
 )
 
 // arm64 has no fork or vfork system calls: processes come from clone.
 func deniedCalls() []uint32 {
-	return []uint32{syscall.SYS_UNSHARE, syscall.SYS_SETNS, syscall.SYS_MOUNT, syscall.SYS_UMOUNT2,
-		syscall.SYS_PIVOT_ROOT, syscall.SYS_CHROOT, syscall.SYS_PTRACE, syscall.SYS_KEYCTL,
-		syscall.SYS_ADD_KEY, syscall.SYS_REQUEST_KEY, syscall.SYS_PERF_EVENT_OPEN, 280, /* bpf */
-		282 /* userfaultfd */, 425 /* io_uring_setup */, 270 /* process_vm_readv */, 271 /* process_vm_writev */}
+	return []uint32{unix.SYS_UNSHARE, unix.SYS_SETNS, unix.SYS_MOUNT, unix.SYS_UMOUNT2,
+		unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT, unix.SYS_PTRACE, unix.SYS_KEYCTL,
+		unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_PERF_EVENT_OPEN, unix.SYS_BPF,
+		unix.SYS_USERFAULTFD, unix.SYS_IO_URING_SETUP, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV}
 }
