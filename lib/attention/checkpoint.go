@@ -58,7 +58,7 @@ type AttentionLayerGradient struct {
 // itself (not by the garbage collector): each activation matrix is added
 // when it is kept and subtracted when it is let go.
 //
-// Part of the library behind lesson 11; the lesson does not name it.
+// Introduced in lesson 11.
 type StackMemory struct {
 	// PeakBytes is the most activation bytes alive at once: the X_l kept
 	// for the backward pass (X₀ included) and each layer's Q, K, V and P,
@@ -77,7 +77,7 @@ type StackMemory struct {
 //
 // Typical shapes: layers 16, d 32.
 //
-// Part of the library behind lesson 11; the lesson does not name it.
+// Introduced in lesson 11.
 func NewAttentionStack(layers, d int, seed uint64) (*AttentionStack, error) {
 	if layers < 1 || d < 1 {
 		return nil, fmt.Errorf("attention.NewAttentionStack: want layers ≥ 1 and width d ≥ 1, got layers = %d, d = %d", layers, d)
@@ -168,7 +168,7 @@ func (s *AttentionStack) Gradients(x, g [][]float64) (StackGrads, StackMemory, e
 //
 // Typical shapes: as [AttentionStack.Gradients]; every ≈ √L.
 //
-// Part of the library behind lesson 11; the lesson does not name it.
+// Introduced in lesson 11.
 func (s *AttentionStack) CheckpointedGradients(x, g [][]float64, every int) (StackGrads, StackMemory, error) {
 	if err := s.check("CheckpointedGradients", x, g); err != nil {
 		return StackGrads{}, StackMemory{}, err
