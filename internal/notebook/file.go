@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/attention-in-go/course/lib/atomicfile"
 )
 
 // WriteFile writes nb to path atomically (a temporary file in the same
@@ -27,31 +29,5 @@ func WriteFile(path string, nb *Notebook) (written bool, err error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, err
 	}
-	return true, writeAtomic(path, data)
-}
-
-// writeAtomic writes data to a temporary file next to path and renames it
-// to path, so that readers never see a partial file.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return true, atomicfile.WriteFile(path, data, 0o644)
 }

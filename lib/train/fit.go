@@ -18,6 +18,7 @@ import (
 	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 
+	"github.com/attention-in-go/course/lib/atomicfile"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -398,22 +399,10 @@ func writeHistory(h *History, dir string) error {
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".history-*.json")
-	if err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "history.json"), b, 0o644); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("train: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	return os.Rename(f.Name(), filepath.Join(dir, "history.json"))
+	return nil
 }
 
 // ErrNotTrained is returned by [Load] when no checkpoint of that name

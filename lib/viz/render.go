@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"git.sr.ht/~sbinet/gg"
+	"github.com/attention-in-go/course/lib/atomicfile"
 	"github.com/janpfeifer/gonb/gonbui"
 	xdraw "golang.org/x/image/draw"
 	"gonum.org/v1/plot/vg"
@@ -139,32 +140,7 @@ func Save(f Figure, path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, data)
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it to path, so that readers never see a half-written image.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("viz: saving %q: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("viz: saving %q: %w", path, err)
-	}
-	if err = tmp.Chmod(0o644); err != nil { // CreateTemp uses 0600
-		return fmt.Errorf("viz: saving %q: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("viz: saving %q: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("viz: saving %q: %w", path, err)
 	}
 	return nil
