@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -86,6 +87,38 @@ func (p diagramPen) pt(x, y vg.Length) vg.Point {
 	return vg.Point{X: p.c.Min.X + x*p.sx, Y: p.c.Max.Y - y*p.sy}
 }
 
+// openDiagram is the opening every diagram's Draw shares: it validates
+// d (drawing the error instead when d is invalid, and returning false),
+// makes the pen that maps the diagram's w × h layout onto c, and writes
+// the title at the top.
+func openDiagram(c draw.Canvas, d interface{ Validate() error }, w, h vg.Length, title string) (diagramPen, bool) {
+	if err := d.Validate(); err != nil {
+		drawError(c, err)
+		return diagramPen{}, false
+	}
+	p := diagramPen{c: c, sx: c.Size().X / w, sy: c.Size().Y / h}
+	c.FillText(textStyle(titleSize+1, true), p.pt(w/2, 0.6*vg.Centimeter), title)
+	return p, true
+}
+
+// plus draws the ⊕ of an addition, a white circle of radius r centred
+// on (cx, cy) with a cross, in clr with lines of the given width.
+func (p diagramPen) plus(cx, cy, r vg.Length, clr color.Color, width vg.Length) {
+	c := p.c
+	center := p.pt(cx, cy)
+	var circle vg.Path
+	circle.Move(vg.Point{X: center.X + r*p.sx, Y: center.Y})
+	circle.Arc(center, r*p.sx, 0, 2*math.Pi)
+	circle.Close()
+	c.SetColor(color.White)
+	c.Fill(circle)
+	c.SetLineStyle(draw.LineStyle{Color: clr, Width: width})
+	c.Stroke(circle)
+	c.StrokeLines(draw.LineStyle{Color: clr, Width: width},
+		[]vg.Point{p.pt(cx-r*0.6, cy), p.pt(cx+r*0.6, cy)},
+		[]vg.Point{p.pt(cx, cy-r*0.6), p.pt(cx, cy+r*0.6)})
+}
+
 // box fills a rounded rectangle centred on (cx, cy) and writes lines of
 // text in it; bold makes the first line bold.
 func (p diagramPen) box(cx, cy, w, h vg.Length, fill color.Color, bold bool, lines ...string) {
@@ -156,20 +189,13 @@ func roundedRect(r vg.Rectangle, rad vg.Length) vg.Path {
 
 // Draw draws the diagram on c, stretched to its size.
 func (d *EncoderDiagram) Draw(c draw.Canvas) {
-	if err := d.Validate(); err != nil {
-		drawError(c, err)
+	p, ok := openDiagram(c, d, diagramW, diagramH, cmp.Or(d.Title, "Transformer encoder"))
+	if !ok {
 		return
 	}
-	p := diagramPen{c: c, sx: c.Size().X / diagramW, sy: c.Size().Y / diagramH}
 	cm := vg.Centimeter
 	pt := func(x, y vg.Length) vg.Point { return vg.Point{X: x, Y: y} }
 	black, arrowW := color.Color(frameColor), vg.Points(1.2)
-
-	title := d.Title
-	if title == "" {
-		title = "Transformer encoder"
-	}
-	c.FillText(textStyle(titleSize+1, true), p.pt(diagramW/2, 0.6*cm), title)
 
 	const (
 		cx   = 6.4 * vg.Centimeter // centre of the main column
@@ -201,19 +227,7 @@ func (d *EncoderDiagram) Draw(c draw.Canvas) {
 	shape(yEmb, "[batch, seq, d_model]")
 	const plusR = 0.28 * vg.Centimeter
 	p.arrow(black, arrowW, pt(cx, yEmb+boxH/2), pt(cx, yPlus-plusR))
-	// The ⊕ that adds the positional encoding.
-	center := p.pt(cx, yPlus)
-	var circle vg.Path
-	circle.Move(vg.Point{X: center.X + plusR*p.sx, Y: center.Y})
-	circle.Arc(center, plusR*p.sx, 0, 2*math.Pi)
-	circle.Close()
-	c.SetColor(color.White)
-	c.Fill(circle)
-	c.SetLineStyle(draw.LineStyle{Color: black, Width: arrowW})
-	c.Stroke(circle)
-	c.StrokeLines(draw.LineStyle{Color: black, Width: arrowW},
-		[]vg.Point{p.pt(cx-plusR*0.6, yPlus), p.pt(cx+plusR*0.6, yPlus)},
-		[]vg.Point{p.pt(cx, yPlus-plusR*0.6), p.pt(cx, yPlus+plusR*0.6)})
+	p.plus(cx, yPlus, plusR, black, arrowW) // the ⊕ that adds the positional encoding
 	peW, peX := 3.9*cm, 2.25*cm
 	p.box(peX, yPlus, peW, boxH, diagramEmbedding, true, "Positional encoding", "fixed sin / cos")
 	p.arrow(black, arrowW, pt(peX+peW/2, yPlus), pt(cx-plusR, yPlus))

@@ -1,9 +1,9 @@
 package viz
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
-	"math"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -57,19 +57,13 @@ func (d *TransformerDiagram) Size() (w, h vg.Length) {
 
 // Draw draws the diagram on c, stretched to its size.
 func (d *TransformerDiagram) Draw(c draw.Canvas) {
-	if err := d.Validate(); err != nil {
-		drawError(c, err)
+	p, ok := openDiagram(c, d, transformerDiagramW, transformerDiagramH, cmp.Or(d.Title, "The Transformer: encoder and decoder"))
+	if !ok {
 		return
 	}
-	p := diagramPen{c: c, sx: c.Size().X / transformerDiagramW, sy: c.Size().Y / transformerDiagramH}
 	cm := vg.Centimeter
 	pt := func(x, y vg.Length) vg.Point { return vg.Point{X: x, Y: y} }
 	black, arrowW := color.Color(frameColor), vg.Points(1.2)
-	title := d.Title
-	if title == "" {
-		title = "The Transformer: encoder and decoder"
-	}
-	c.FillText(textStyle(titleSize+1, true), p.pt(transformerDiagramW/2, 0.6*cm), title)
 
 	const (
 		boxW = 5.0 * vg.Centimeter
@@ -79,17 +73,7 @@ func (d *TransformerDiagram) Draw(c draw.Canvas) {
 	)
 	plus := func(cx, y vg.Length) {
 		const r = 0.26 * vg.Centimeter
-		center := p.pt(cx, y)
-		var circle vg.Path
-		circle.Move(vg.Point{X: center.X + r*p.sx, Y: center.Y})
-		circle.Arc(center, r*p.sx, 0, 2*math.Pi)
-		circle.Close()
-		c.SetColor(color.White)
-		c.Fill(circle)
-		c.SetLineStyle(draw.LineStyle{Color: black, Width: arrowW})
-		c.Stroke(circle)
-		c.StrokeLines(draw.LineStyle{Color: black, Width: arrowW},
-			[]vg.Point{p.pt(cx-r*0.6, y), p.pt(cx+r*0.6, y)}, []vg.Point{p.pt(cx, y-r*0.6), p.pt(cx, y+r*0.6)})
+		p.plus(cx, y, r, black, arrowW)
 		sty := textStyle(9, false)
 		sty.XAlign = draw.XRight
 		c.FillText(sty, p.pt(cx-r-0.15*cm, y), "positional encoding")
