@@ -10,6 +10,7 @@ import (
 func lesson05Figures() []namedFigure {
 	return []namedFigure{
 		{"encoder_diagram", &EncoderDiagram{Layers: 6}},
+		{"transformer_diagram", &TransformerDiagram{EncoderLayers: 6, DecoderLayers: 6}}, // lesson 09's, drawn by the same pen
 		{"labelled_scatter_timeline", timelineScatter()},
 	}
 }
