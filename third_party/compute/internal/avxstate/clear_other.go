@@ -1,4 +1,4 @@
-// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The attention-in-go course authors. SPDX-License-Identifier: Apache-2.0
 
 //go:build !(goexperiment.simd && amd64)
 

@@ -1,4 +1,6 @@
-// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The attention-in-go course authors. SPDX-License-Identifier: Apache-2.0
+// The float64 operations and constants of Exp and Tanh are those of Go's math
+// package (Copyright The Go Authors; BSD-style license, https://go.dev/LICENSE).
 
 //go:build goexperiment.simd && amd64
 
