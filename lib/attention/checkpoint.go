@@ -305,7 +305,8 @@ func (ly AttentionLayer) backward(a layerActs, dOut [][]float64) ([][]float64, A
 	return dx, grad
 }
 
-// softmaxInPlace replaces row by its softmax, the maximum subtracted first.
+// softmaxInPlace replaces row by its softmax, the maximum subtracted
+// first ([Full]'s rows and the stack's).
 func softmaxInPlace(row []float64) {
 	m := slices.Max(row)
 	sum := 0.0

@@ -29,19 +29,10 @@ func Full(q, k, v [][]float64) ([][]float64, error) {
 	s := make([]float64, nq*nk) // the n² score matrix, row-major
 	for i := range nq {
 		row := s[i*nk : (i+1)*nk]
-		m := math.Inf(-1)
 		for j := range nk {
 			row[j] = dot(q[i], k[j]) * scale
-			m = max(m, row[j])
 		}
-		sum := 0.0
-		for j := range row {
-			row[j] = math.Exp(row[j] - m)
-			sum += row[j]
-		}
-		for j := range row {
-			row[j] /= sum
-		}
+		softmaxInPlace(row)
 	}
 	out := make([][]float64, nq)
 	for i := range out {
