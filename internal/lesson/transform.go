@@ -10,7 +10,7 @@ import "strings"
 //
 // The next two lines make a cell cost about half what it would (lesson 1's
 // 19 cells: 17.8 s to 11.0 s, median wall, on a quiet 2-core machine;
-// docs/PERFORMANCE.md).
+// git show 83f17c7:docs/PERFORMANCE.md).
 // %noautoget stops GoNB running `go get` before every cell's build (0.4 s
 // each): the workspace already provides every package a cell can import
 // (the course's, its dependencies', the standard library's), offline, at
@@ -39,7 +39,8 @@ const SetupCell = `!*for d in "$COURSE_ROOT" "$GONB_DIR" "$GONB_DIR/.." "$GONB_D
 // leaves out its AVX2 and AVX-512 matrix kernels. Measured on the course's
 // 2-core AVX-512 machine on 2026-11-25, before third_party/compute's
 // patch, lesson 8's classifier trained in 7.5 s instead of 11.8 s and
-// lesson 10's GPT in 101–114 s instead of 164–198 s (docs/PERFORMANCE.md).
+// lesson 10's GPT in 101–114 s instead of 164–198 s (git show
+// 83f17c7:docs/PERFORMANCE.md).
 // CPUs without AVX2 and other architectures keep the plain kernels;
 // lib/backend.MatMulKernels says which a program uses.
 const GoExperiment = "simd"
@@ -52,7 +53,8 @@ const GoExperiment = "simd"
 // call. Measured on the course's 2-core Xeon (Sapphire Rapids) in a build
 // with GOEXPERIMENT=simd: math.Exp 6 ns, over 600 ns once a preemption has
 // happened; lesson 11's full attention in Go at n = 1024, 1.31 s against
-// 0.094 s without preemption (docs/PERFORMANCE.md). Goroutines still yield
+// 0.094 s without preemption (docs/PERFORMANCE.md, "The AVX–SSE penalty";
+// the figures: git show 83f17c7:docs/PERFORMANCE.md). Goroutines still yield
 // at function calls; a loop without calls keeps its core until it ends.
 const GoDebug = "asyncpreemptoff=1"
 
