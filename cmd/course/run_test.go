@@ -258,7 +258,7 @@ func TestRunJobsTimedAlone(t *testing.T) {
 	other := here
 	other.Cores++
 	timing := func(m claim.Machine) string {
-		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n```claims\n\"3 s\" ~ notebook ×10 on %s\n```\n\n", m.Cores, m.Kernels, m.Label())
+		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n<!-- claims\n\"3 s\" ~ notebook ×10 on %s\n-->\n\n", m.Cores, m.Kernels, m.Label())
 	}
 	writeNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
 	writeNotebook(t, dir, "c", "# c\n\n"+timing(here)+timing(other)+sleep)

@@ -2,25 +2,35 @@
 // notebook computes.
 //
 // A lesson states figures in its Markdown: "50.7% at length 12", "training
-// took 26–37 s". Each figure is covered by a line of a ```claims block in
-// the same Markdown cell (the build removes the block from the notebook)
-// that says where the figure comes from:
+// took 26–37 s". Each figure is covered by a line of a claims block — an
+// HTML comment, "<!-- claims" … "-->", in the same Markdown cell (the
+// build removes it from the notebook; GitHub does not show it) — that
+// says where the figure comes from:
 //
-//	"50.7%" ~ /length 12 +([\d.]+)%/            the notebook prints it
-//	"0.29·0.50" ~ /α +([\d.]+)/ /I +([\d.]+)/   the same, from two places
-//	"98–100 %" ~ /length 12 +([\d.]+)%/         a range: what every kernel class gives
-//	"26–37 s" ~ /trained in (\S+)\)/ ×2.5 on AVX-512/2   a timing, and its machine
-//	"117–145 s" ~ notebook ×2 on plain/2        the notebook's own run time
-//	"1 − 0.72/2 ≈ 64 %" = 100*(1 - 0.72/2)      arithmetic: its last number
-//	"28.4 BLEU" quoted Vaswani et al. 2017      from a paper or the source
-//	"σ = 0.1" given                             a setting, not a result
+//	"50.7%" ~ length 12 #2                      printed: the 2nd number after the label "length 12"
+//	"0.29·0.50" ~ α #1; I #1                     the same, from two lines
+//	"0.39" ~ the #1 under weights = softmax      the line "the …" below the line "weights = softmax…"
+//	"98–100 %" ~ length 12                       a range: what every kernel class gives
+//	"26–37 s" ~ attention #2 ×2.5 on AVX-512/2   a timing, and its machine
+//	"117–145 s" ~ notebook ×2 on plain/2         the notebook's own run time
+//	"0.5" ~ /\[(-?[\d.]+)/                       printed, where no label fits: a regular expression's groups
+//	"1 − 0.72/2 ≈ 64 %" = 100*(1 - 0.72/2)       arithmetic: its last number
+//	"6,000 sequences" in lib/seq2seq/experiment.go   a setting of the library: a literal of that file
+//	"28.4 BLEU" quoted Vaswani et al. 2017       from a paper or the source
+//
+// A setting the lesson's code writes ("σ = 0.1" for Sigma: 0.1) needs no
+// claim: [Unclaimed] finds it among the code's literals ([CodeSettings]),
+// as it finds the inputs of a claim's arithmetic. A [Name] is what the
+// notebook prints at the start of a line before the values: a named
+// output, which a lesson's cell prints as "label  value …".
 //
 // The quoted text must appear in the cell (white space matches any white
 // space). Its numbers — "26–37" is one range, "24,034,304" and "16 493"
 // one number each, "18.9 million" is scaled — are compared in order with
-// the groups of the regular expressions (the whole match of one that has
-// none), each matched against everything the notebook printed; a group
-// may be a Go duration such as "1m21s", read in seconds. A text with one
+// the values named (or the groups of the regular expressions, the whole
+// match of one that has none, each matched against everything the
+// notebook printed); a value may be a Go duration such as "1m21s", read
+// in seconds. A text with one
 // number or range is compared with every group ("each took 12–31 s").
 //
 // A tolerance is ±x (absolute) or ±x% (relative); without one a figure
@@ -60,10 +70,11 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Kind says where a claimed figure comes from.
@@ -74,14 +85,15 @@ const (
 	RunTime    Kind = "time"   // the notebook's run time, in seconds
 	Arithmetic Kind = "="      // computed from other figures
 	Quoted     Kind = "quoted" // from a paper or the source material
-	Given      Kind = "given"  // a setting of the lesson
+	Source     Kind = "in"     // a setting a library file writes
 )
 
 // A Claim is one line of a ```claims block.
 type Claim struct {
 	Text   string           // the figure as the prose states it
 	Kind   Kind             //
-	Res    []*regexp.Regexp // Printed: what to find in the outputs
+	Names  []Name           // Printed: the values by their printed labels
+	Res    []*regexp.Regexp // Printed: what to find in the outputs, by regular expressions
 	Expr   string           // Arithmetic: the expression; Quoted: the source
 	Tol    Tolerance        //
 	Values []Range          // the numbers of Text
@@ -160,7 +172,7 @@ func (t Tolerance) String() string {
 }
 
 // lineRE splits a claim line: "text", then the kind and the rest.
-var lineRE = regexp.MustCompile(`^"([^"]+)"\s+(~|=|quoted|given)\s*(.*)$`)
+var lineRE = regexp.MustCompile(`^"([^"]+)"\s+(~|=|quoted|in)\s*(.*)$`)
 
 // Parse parses one line of a ```claims block.
 func Parse(line string) (Claim, error) {
@@ -182,8 +194,11 @@ func Parse(line string) (Claim, error) {
 // their machine.
 func parse(line string) (Claim, error) {
 	m := lineRE.FindStringSubmatch(line)
+	if m == nil && givenRE.MatchString(line) {
+		return Claim{}, fmt.Errorf(`claim %q: a setting needs no claim: write it in the lesson's code, where the figure check finds it`, line)
+	}
 	if m == nil {
-		return Claim{}, fmt.Errorf(`claim %q: want "TEXT" ~ /REGEXP/ [TOL], "TEXT" ~ notebook [TOL], "TEXT" = EXPR [TOL], "TEXT" quoted SOURCE or "TEXT" given`, line)
+		return Claim{}, fmt.Errorf(`claim %q: want "TEXT" ~ LABEL [#n …] [TOL], "TEXT" ~ /REGEXP/ [TOL], "TEXT" ~ notebook [TOL], "TEXT" = EXPR [TOL], "TEXT" in FILE.go or "TEXT" quoted SOURCE`, line)
 	}
 	c := Claim{Text: m[1], Kind: Kind(m[2]), Line: line, Values: Numbers(m[1]), Bound: bound(m[1])}
 	rest := strings.TrimSpace(m[3])
@@ -191,14 +206,15 @@ func parse(line string) (Claim, error) {
 		return Claim{}, fmt.Errorf("claim %q: the text %q has no number", line, c.Text)
 	}
 	switch c.Kind {
-	case Given:
-		if rest != "" {
-			return Claim{}, fmt.Errorf("claim %q: nothing may follow given", line)
-		}
-		return c, nil
 	case Quoted:
 		if rest == "" {
 			return Claim{}, fmt.Errorf("claim %q: say whom it is quoted from", line)
+		}
+		c.Expr = rest
+		return c, nil
+	case Source:
+		if !strings.HasSuffix(rest, ".go") || strings.ContainsAny(rest, " \t") {
+			return Claim{}, fmt.Errorf("claim %q: after in want the Go file that sets it, from the repository's root (lib/train/fit.go)", line)
 		}
 		c.Expr = rest
 		return c, nil
@@ -249,8 +265,28 @@ func parse(line string) (Claim, error) {
 		if n != len(c.Values) && len(c.Values) != 1 {
 			return Claim{}, fmt.Errorf("claim %q: the text has %d numbers and the expressions capture %d", line, len(c.Values), n)
 		}
+	case rest == "":
+		return Claim{}, fmt.Errorf("claim %q: after ~ want the label the notebook prints before the value (LABEL [#n]), /REGEXP/ or notebook", line)
 	default:
-		return Claim{}, fmt.Errorf("claim %q: after ~ want /REGEXP/ or notebook", line)
+		names, err := parseNames(rest)
+		if err != nil {
+			return Claim{}, fmt.Errorf("claim %q: %v", line, err)
+		}
+		c.Names = names
+		n := 0
+		for _, nm := range names {
+			switch {
+			case len(nm.Cols) > 0:
+				n += len(nm.Cols)
+			case len(names) == 1:
+				n += len(c.Values)
+			default:
+				n++
+			}
+		}
+		if n != len(c.Values) && len(c.Values) != 1 {
+			return Claim{}, fmt.Errorf("claim %q: the text has %d numbers and the labels name %d", line, len(c.Values), n)
+		}
 	}
 	return c, nil
 }
@@ -259,6 +295,9 @@ var (
 	upperRE = regexp.MustCompile(`^(below|under|at most|less than|up to|within)\b`)
 	lowerRE = regexp.MustCompile(`^(above|over|at least|more than)\b`)
 )
+
+// givenRE matches the claims of settings that older lessons wrote.
+var givenRE = regexp.MustCompile(`^"[^"]+"\s+given$`)
 
 // bound says whether text states a bound: +1 upper, -1 lower, 0 none.
 func bound(text string) int {
@@ -368,6 +407,23 @@ var timeUnitRE = regexp.MustCompile(`\d\s?(?:ms|s|min|minutes?|seconds?)\b`)
 // only on the machine it was measured on, every other claim everywhere.
 func (c Claim) Applies(m Machine) bool { return !c.Timing() || c.On == m }
 
+// CheckSource checks a Source claim: every number of its text is a
+// literal of its Go file, under the repository root (as written, or as a
+// fraction for a percentage). Other kinds pass.
+func (c Claim) CheckSource(root string) error {
+	if c.Kind != Source {
+		return nil
+	}
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Expr)))
+	if err != nil {
+		return fmt.Errorf("claim %q: %v", c.Line, err)
+	}
+	if !CodeSettings(string(src)).has(c.Text) {
+		return fmt.Errorf("claim %q: %s writes no such number: the text is stale, or the setting moved", c.Line, c.Expr)
+	}
+	return nil
+}
+
 // Check compares a Printed claim with the text the notebook printed, or a
 // RunTime claim with its run time in seconds; other kinds pass. A timing
 // is held only against being stale (see the package comment): call Check
@@ -381,6 +437,23 @@ func (c Claim) Check(printed string, seconds float64) error {
 			got[0] /= 60
 		}
 	case Printed:
+		for _, nm := range c.Names {
+			want := 1
+			if len(c.Names) == 1 {
+				want = len(c.Values)
+			}
+			vs, err := nm.values(printed, want)
+			if err != nil {
+				return err
+			}
+			for _, v := range vs {
+				f, err := parseValue(v)
+				if err != nil {
+					return fmt.Errorf("%s: %v", nm, err)
+				}
+				got = append(got, f)
+			}
+		}
 		for _, re := range c.Res {
 			m := re.FindStringSubmatch(printed)
 			if m == nil {
@@ -391,15 +464,11 @@ func (c Claim) Check(printed string, seconds float64) error {
 				groups = m[:1]
 			}
 			for _, g := range groups {
-				if d, err := time.ParseDuration(strings.TrimSpace(g)); err == nil && durationRE.MatchString(g) {
-					got = append(got, d.Seconds()) // "1m21s", as Go prints a time.Duration
-					continue
-				}
-				ns := Numbers(g)
-				if len(ns) != 1 {
+				v, err := parseValue(g)
+				if err != nil {
 					return fmt.Errorf("/%s/ matched %q, which is not one number", re, g)
 				}
-				got = append(got, ns[0].Lo)
+				got = append(got, v)
 			}
 		}
 	default:
@@ -450,7 +519,7 @@ func fmtRange(r Range) string {
 }
 
 // Eval evaluates an arithmetic expression: numbers, + − * /, parentheses,
-// and the functions ln, exp, sin, cos, sqrt and pow.
+// and the functions ln, exp, erf, sin, cos, sqrt and pow.
 func Eval(expr string) (float64, error) {
 	e, err := parser.ParseExpr(strings.ReplaceAll(expr, "−", "-"))
 	if err != nil {
@@ -516,11 +585,13 @@ func eval(e ast.Expr) (float64, error) {
 			return math.Sin(args[0]), nil
 		case id.Name == "cos" && len(args) == 1:
 			return math.Cos(args[0]), nil
+		case id.Name == "erf" && len(args) == 1:
+			return math.Erf(args[0]), nil
 		case id.Name == "sqrt" && len(args) == 1:
 			return math.Sqrt(args[0]), nil
 		case id.Name == "pow" && len(args) == 2:
 			return math.Pow(args[0], args[1]), nil
 		}
 	}
-	return 0, fmt.Errorf("expression: cannot evaluate %T (numbers, + - * /, ( ), ln, exp, sin, cos, sqrt, pow)", e)
+	return 0, fmt.Errorf("expression: cannot evaluate %T (numbers, + - * /, ( ), ln, exp, erf, sin, cos, sqrt, pow)", e)
 }

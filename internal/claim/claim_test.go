@@ -3,6 +3,8 @@ package claim
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -42,15 +44,19 @@ func TestNumbers(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ line, want string }{
 		{`50.7% ~ /x/`, "want \"TEXT\""},
-		{`"about half" given`, "has no number"},
+		{`"about half" ~ /x/`, "has no number"},
+		{`"0.1" given`, "a setting needs no claim: write it in the lesson's code"},
 		{`"3.8 s" quoted`, "say whom"},
-		{`"0.1" given extra`, "nothing may follow"},
 		{`"64 %" = 100*(1 - 0.73/2) ±0.1`, "= 63.5"},
 		{`"64 %" = 100*(1 - 0.5/2)`, "which the text does not state"},
 		{`"50.7% and 99.9%" ~ /(\d+)%/`, "2 numbers and the expressions capture 1"},
 		{`"50.7% and 99.9%" ~ /(\d+)% (\d+)% (\d+)%/`, "2 numbers and the expressions capture 3"},
 		{`"50.7%" ~ /(/`, "missing closing"},
-		{`"50.7%" ~ length 12`, "want /REGEXP/ or notebook"},
+		{`"50.7%" ~`, "want the label the notebook prints"},
+		{`"50.7% and 99.9%" ~ length 12 #1`, "2 numbers and the labels name 1"},
+		{`"50.7%" ~ length 12 #0`, "want #1, #2"},
+		{`"50.7%" ~ #2`, "want LABEL"},
+		{`"50.7% and 99.9%" ~ length 12; length 2; length 3`, "2 numbers and the labels name 3"},
 		{`"50.7%" ~ /x/ ×0.5`, "f ≥ 1"},
 		{`"1 s" = ln(x)`, "cannot evaluate"},
 		// A timing names the machine it was measured on, and only a timing does.
@@ -111,6 +117,23 @@ func TestCheck(t *testing.T) {
 		{`"60 s" ~ /trained in ([\d.]+) s/ ×2 on plain/2`, 0, ""},
 		{`"3 s" ~ /trained in ([\d.]+) s/ ×1.5 on AVX2/4`, 0, ""}, // ten times slower: never a failure
 		{`"50.7%" ~ /length 13: +([\d.]+)%/`, 0, "printed nothing that matches"},
+		// Named: the numbers after a label at the start of a line.
+		{`"50.7%" ~ length 12`, 0, ""},
+		{`"99.9%" ~ length 12 #2`, 0, ""},
+		{`"50.7% and 99.9%" ~ length 12`, 0, ""},
+		{`"99.9% and 50.7%" ~ length 12 #2 #1`, 0, ""},
+		{`"50.7% and 99.9%" ~ length 12 #2 #1`, 0, "says 50.7, the notebook computed 99.9"},
+		{`"100% and 50.7%" ~ length 2; length 12`, 0, ""},
+		{`"50.7%" ~ length 1`, 0, "printed no line that starts with"}, // "length 12" is not "length 1"
+		{`"50.7%" ~ length`, 0, "the notebook computed 2"},            // "length  2:" is a line that starts with "length"
+		{`"50.7%" ~ length 12 #3`, 0, "has 2 numbers after"},
+		{`"99.9%" ~ length 12 #2 under length  2`, 0, ""},
+		{`"100%" ~ length 2 under length 12`, 0, "no line that starts with \"length 2\" under \"length 12\""},
+		{`"50.7%" ~ length 12 under nothing like it`, 0, "no line that starts with \"nothing like it\""},
+		{`"50.7% and 99.9%" ~ length 12 #1 under length 2; length 12 #2`, 0, ""}, // under holds for both
+		{`"31.2 s" ~ no attention trained in on AVX2/2`, 0, ""},
+		{`"81.5 s" ~ attention (trained in on AVX2/2`, 0, ""}, // a Go duration, in seconds
+		{`"90 s" ~ attention (trained in on AVX2/2`, 0, "this run took 81.5"},
 		{`"135–145 s" ~ notebook ×1.5 on AVX-512/2`, 100, ""},
 		{`"135–145 s" ~ notebook ×1.5 on AVX-512/2`, 80, "this run took 80"},
 		{`"135–145 s" ~ notebook ×1.5 on AVX-512/2`, 1000, ""},
@@ -154,7 +177,6 @@ func TestApplies(t *testing.T) {
 		`"50.7%" ~ /length 12: ([\d.]+)%/`:                  true,
 		`"50–52 %" ~ /length 12: ([\d.]+)%/`:                true,
 		`"10% of the digits" = 100/10.0`:                    true,
-		`"σ = 0.1" given`:                                   true,
 		`"about 1.4 times" ~ /([\d.]+) times/ ±0.2`:         true,
 		`"1–2 minutes" ~ notebook on plain Go/2`:            false, // not a machine this parses: an error below
 		`"the cell waited 23 s" ~ /waited (\d+)/ on AVX2/2`: false,
@@ -211,9 +233,12 @@ func TestUnclaimed(t *testing.T) {
 		"PyTorch 1.13 agrees. See `x := 0.5` and $e^{0.25}$, W_1.5, §3.1, [a](http://x/1.2).\n" +
 		"<!-- 9.9 -->\n```text\n3.14\n```\nIt costs 43 ms, about a minute; in 2–3 minutes.\n" +
 		"It has 24,034,304 parameters and 16 493 more, after 600 steps.\n"
-	claims := mustBlock(t, `"26–37 s" ~ /trained in ([\d.]+) s/ ×2 on AVX-512/2`, `"σ = 0.1" given`, `"stale 1.0" given`, `"2–3 minutes" ~ notebook on AVX-512/2`)
-	figures, stale := Unclaimed(md, claims)
-	if want := []string{"50.7%", "1.13", "43 ms", "24,034,304", "16 493", "a minute (state it in digits)"}; !slices.Equal(figures, want) {
+	claims := mustBlock(t, `"26–37 s" ~ /trained in ([\d.]+) s/ ×2 on AVX-512/2`, `"stale 1.0" = 1.0`, `"2–3 minutes" ~ notebook on AVX-512/2`)
+	// The code sets σ = 0.1 and 16_493 (a setting needs no claim); 0.2 is
+	// not 50.7 %, nor 0.11 σ's 0.1.
+	settings := CodeSettings("%%\nsigma := 0.11 + 0.1 // 50.7\nn := 16_493\nkeep := 0.2\n")
+	figures, stale := Unclaimed(md, claims, settings)
+	if want := []string{"50.7%", "1.13", "43 ms", "24,034,304", "a minute (state it in digits)"}; !slices.Equal(figures, want) {
 		t.Errorf("figures = %q, want %q", figures, want)
 	}
 	if len(stale) != 1 || stale[0].Text != "stale 1.0" {
@@ -231,4 +256,51 @@ func mustBlock(t *testing.T, lines ...string) []Claim {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// TestSettings: a number the code writes is a setting, as written or, for
+// a percentage, as a fraction; nothing else is.
+func TestSettings(t *testing.T) {
+	set := CodeSettings("%%\nx := 0.1\ny := 5_000\nz := 3e-3 // 0.5\nkeep := 0.2\nsteps := 300\n!echo 7.5\n", "const n = 0x10")
+	for text, want := range map[string]bool{
+		"0.1": true, "5,000": true, "0.003": true, "20 %": true, "300": true, "16": true,
+		"0.5":  false, // in a comment
+		"30 %": false, "7.5": false, "0.1–0.2": true, "0.1–0.3": false,
+		"20": false, // 0.2 is a setting of 20 %, not of 20
+	} {
+		if got := set.has(text); got != want {
+			t.Errorf("has(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestCheckSource: a setting of the library is held to the file that
+// writes it.
+func TestCheckSource(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "lib/x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "package x\n\n// 0.01 in a comment\nvar Default = Config{Examples: 6000, LearningRate: 0.003, Keep: 0.2}\n"
+	if err := os.WriteFile(filepath.Join(root, "lib/x/x.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]string{
+		`"6,000 sequences" in lib/x/x.go`:       "",
+		`"starts at 0.003" in lib/x/x.go`:       "",
+		`"keeps 20 %" in lib/x/x.go`:            "",
+		`"rate of 0.01" in lib/x/x.go`:          "writes no such number",
+		`"7,000 sequences" in lib/x/x.go`:       "writes no such number",
+		`"6,000 sequences" in lib/x/missing.go`: "no such file",
+		`"6,000 sequences" in lib/x/`:           "want the Go file",
+		`"6,000 sequences" in lib/x/x.go extra`: "want the Go file",
+	} {
+		c, err := Parse(line)
+		if err == nil {
+			err = c.CheckSource(root)
+		}
+		if got := fmt.Sprint(err); (want == "") != (err == nil) || err != nil && !strings.Contains(got, want) {
+			t.Errorf("%s: %v, want %q", line, err, want)
+		}
+	}
 }

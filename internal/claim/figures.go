@@ -2,6 +2,10 @@ package claim
 
 import (
 	"fmt"
+	"go/constant"
+	"go/scanner"
+	"go/token"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,11 +30,94 @@ var groupedRE = regexp.MustCompile(`\d[,  ]\d{3}`)
 // and inline math, HTML comments, link targets and image sources.
 var notProse = regexp.MustCompile("(?s)(```.*?```|~~~.*?~~~|`[^`\n]*`|\\$\\$.*?\\$\\$|\\$[^$\n]+\\$|<!--.*?-->|\\]\\([^)\n]*\\))")
 
+// Settings are the numbers a lesson's code writes: values the learner
+// sees set, which the prose may repeat without a claim ("σ = 0.1", "a
+// learning rate of 0.003", "5,000 random pairs"). A figure the notebook
+// computes is not among them, so it still needs its claim.
+type Settings map[float64]bool
+
+// CodeSettings returns the numeric literals of Go sources (a notebook's
+// code cells, without GoNB's %% and ! lines).
+func CodeSettings(sources ...string) Settings {
+	set := Settings{}
+	for _, src := range sources {
+		lines := strings.Split(src, "\n")
+		for i, l := range lines {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
+				lines[i] = "" // GoNB's special commands, and shell lines
+			}
+		}
+		src = strings.Join(lines, "\n")
+		var s scanner.Scanner
+		fset := token.NewFileSet()
+		s.Init(fset.AddFile("", -1, len(src)), []byte(src), func(token.Position, string) {}, 0)
+		for {
+			_, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok != token.INT && tok != token.FLOAT {
+				continue
+			}
+			v, _ := constant.Float64Val(constant.MakeFromLiteral(lit, tok, 0))
+			set[v] = true
+		}
+	}
+	return set
+}
+
+// With returns the settings and the numbers of the claims' arithmetic:
+// the inputs of a figure the text derives ("for 8,192 tokens … 256 MiB",
+// with "256 MiB" = 8192*8192*4/1048576.0) are settings of the text.
+func (set Settings) With(claims ...Claim) Settings {
+	out := Settings{}
+	for v := range set {
+		out[v] = true
+	}
+	for _, c := range claims {
+		if c.Kind == Arithmetic {
+			for v := range CodeSettings(c.Expr) {
+				out[v] = true
+			}
+		}
+	}
+	return out
+}
+
+// has reports whether the settings hold every number of the figure text:
+// as written, or as a fraction for a percentage ("20 %" is 0.2).
+func (set Settings) has(text string) bool {
+	ns := Numbers(text)
+	if len(ns) == 0 {
+		return false
+	}
+	pct := strings.Contains(text, "%")
+	in := func(v float64) bool {
+		for _, w := range []float64{v, v / 100} {
+			if w != v && !pct {
+				continue
+			}
+			for s := range set {
+				if math.Abs(s-w) <= 1e-9*math.Max(1, math.Abs(w)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, r := range ns {
+		if !in(r.Lo) || !in(r.Hi) {
+			return false
+		}
+	}
+	return true
+}
+
 // Unclaimed returns the figures of the Markdown md that no claim covers (a
 // figure is covered when it lies inside an occurrence of a claim's text,
-// white space matching any white space),
-// and the claims whose text md does not contain.
-func Unclaimed(md string, claims []Claim) (figures []string, stale []Claim) {
+// white space matching any white space) and that are not settings of the
+// lesson's code, and the claims whose text md does not contain.
+func Unclaimed(md string, claims []Claim, set Settings) (figures []string, stale []Claim) {
 	md = strings.Join(strings.Fields(md), " ") // a claim's text may span lines
 	var covered [][2]int
 	for _, c := range claims {
@@ -72,12 +159,15 @@ func Unclaimed(md string, claims []Claim) (figures []string, stale []Claim) {
 		if r, _ := utf8.DecodeRuneInString(md[b:]); b < len(md) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
 			continue // "2D", "10x", "1st"
 		}
-		if inside(skip, a, b) || inside(covered, a, b) {
+		if inside(skip, a, b) || inside(covered, a, b) || set.has(text) {
 			continue
 		}
 		figures = append(figures, strings.TrimSpace(text))
 	}
 	for _, m := range minuteRE.FindAllStringIndex(md, -1) {
+		if before := strings.TrimRight(md[:m[0]], " "); before != "" && isDigit(before[len(before)-1]) {
+			continue // "5 minutes": a figure in digits, found above
+		}
 		if !inside(skip, m[0], m[1]) && !inside(covered, m[0], m[1]) {
 			figures = append(figures, md[m[0]:m[1]]+" (state it in digits)")
 		}
@@ -89,7 +179,7 @@ func Unclaimed(md string, claims []Claim) (figures []string, stale []Claim) {
 // which must be stated in digits so that they can be checked.
 var minuteRE = regexp.MustCompile(`\b(?:[a-z]+ )?minutes?\b`)
 
-// Block returns the claims of a ```claims block's lines (blank lines and
+// Block returns the claims of a claims block's lines (blank lines and
 // lines starting with # are skipped).
 func Block(lines []string) ([]Claim, error) {
 	var out []Claim
@@ -141,7 +231,7 @@ func coresRE(n int) *regexp.Regexp {
 func Describe(figures []string, stale []Claim, unlabelled ...Claim) string {
 	var b strings.Builder
 	if len(figures) > 0 {
-		fmt.Fprintf(&b, "figures without a claim: %q; add a line to a ```claims block after them: \"TEXT\" ~ /REGEXP/ (the notebook prints it), ~ notebook (its run time), = EXPR, quoted SOURCE or given", figures)
+		fmt.Fprintf(&b, "figures without a claim: %q; say where each comes from in a claims block after them (<!-- claims … -->): \"TEXT\" ~ LABEL [#n] (the notebook prints it after LABEL), ~ notebook (its run time), = EXPR (arithmetic) or quoted SOURCE; a setting needs no claim once the lesson's code writes it", figures)
 	}
 	for _, c := range stale {
 		if b.Len() > 0 {

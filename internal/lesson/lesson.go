@@ -14,9 +14,11 @@
 //   - A block whose info string is "go exercise=ID points=N" or
 //     "go check=ID" is a code cell too: an exercise or its check (see
 //     [Exercise] and [Solution]).
-//   - A block whose info string is "claims" says where the figures of the
-//     Markdown before it come from (see package claim); it is removed
-//     from the Markdown and kept in the cell's Claims.
+//   - An HTML comment whose first line is "<!-- claims" and last "-->"
+//     says where the figures of the Markdown before it come from (see
+//     package claim); it is removed from the Markdown and kept in the
+//     cell's Claims. Being a comment, it is not part of the lesson that
+//     GitHub or any Markdown viewer shows.
 //   - Everything else is Markdown. Contiguous Markdown becomes one Markdown
 //     cell, split before every "# " and "## " heading so that each section
 //     starts a new cell. Blank lines around a cell are trimmed and empty
@@ -68,7 +70,7 @@ type Cell struct {
 	Points   int
 	Check    string
 	// Claims are the claims of a Markdown cell's figures, from the
-	// ```claims blocks within it (which are not part of Source); see
+	// claims blocks within it (which are not part of Source); see
 	// package claim.
 	Claims []claim.Claim
 }

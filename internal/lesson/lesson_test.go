@@ -179,8 +179,10 @@ func TestParseErrors(t *testing.T) {
 		{"missing title", "## Only a section\n\n```go\nx\n```\n", 0, "no title"},
 		{"title only inside a fence", "```text\n# Not a title\n```\n", 0, "no title"},
 		{"invalid UTF-8", "# T\nok\nbad \xff byte\n", 3, "invalid UTF-8"},
-		{"claims after code", "# T\n\n```go\nx\n```\n```claims\n\"1.5\" given\n```\n", 6, "must follow the Markdown"},
-		{"bad claim", "# T\n\nIt is 1.5.\n\n```claims\n\"1.5\" ~ 1.5\n```\n", 5, "want /REGEXP/ or notebook"},
+		{"claims after code", "# T\n\n```go\nx\n```\n<!-- claims\n\"1.5\" = 1.5\n-->\n", 6, "must follow the Markdown"},
+		{"bad claim", "# T\n\nIt is 1.5.\n\n<!-- claims\n\"1.5\" ~\n-->\n", 5, "want the label"},
+		{"fenced claims", "# T\n\nIt is 1.5.\n\n```claims\n\"1.5\" = 1.5\n```\n", 5, "claims go in an HTML comment"},
+		{"unclosed claims", "# T\n\nIt is 1.5.\n\n<!-- claims\n\"1.5\" = 1.5\n", 5, "unclosed claims block"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,10 +201,10 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestParseClaims: a ```claims block leaves the Markdown and joins the
+// TestParseClaims: a claims block (an HTML comment) leaves the Markdown and joins the
 // cell it follows, whose text goes on after it.
 func TestParseClaims(t *testing.T) {
-	l, err := Parse("lessons/01-x.md", []byte("# T\n\nIt took 3.8 s.\n\n```claims\n# where it comes from\n\"3.8 s\" ~ /in ([\\d.]+) s/ ×2 on AVX2/4\n```\n\nMore text.\n\n```go\nx\n```\n"))
+	l, err := Parse("lessons/01-x.md", []byte("# T\n\nIt took 3.8 s.\n\n<!-- claims\n# where it comes from\n\"3.8 s\" ~ /in ([\\d.]+) s/ ×2 on AVX2/4\n-->\n\nMore text.\n\n```go\nx\n```\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,12 +116,13 @@ type parser struct {
 	md     []string // pending Markdown lines
 	mdLine int      // line number of md[0]
 
-	open   *fence        // the fenced block being read, if any
-	code   []string      // content of the open block, if it is a code cell or claims
-	quote  *Quote        // the open block, if it is a ```go noexec quote=PATH
-	quotes []Quote       // the quotes read so far
-	claims []claim.Claim // claims of the pending Markdown
-	err    error         // the first error found
+	open       *fence        // the fenced block being read, if any
+	claimsLine int           // the line of the open <!-- claims comment, if any
+	code       []string      // content of the open block, if it is a code cell or claims
+	quote      *Quote        // the open block, if it is a ```go noexec quote=PATH
+	quotes     []Quote       // the quotes read so far
+	claims     []claim.Claim // claims of the pending Markdown
+	err        error         // the first error found
 }
 
 // parseCells splits a normalised source into cells and finds its title.
@@ -135,6 +136,9 @@ func parseCells(name, text string) ([]Cell, []Quote, string, error) {
 		return nil, nil, "", &Error{Path: name, Line: p.open.line,
 			Msg: "unclosed code fence " + strings.Repeat(string(p.open.char), p.open.length)}
 	}
+	if p.claimsLine > 0 {
+		return nil, nil, "", &Error{Path: name, Line: p.claimsLine, Msg: "unclosed claims block: end it with a line \"" + claimsClose + "\""}
+	}
 	p.flushMarkdown()
 	if p.err != nil {
 		return nil, nil, "", p.err
@@ -142,20 +146,25 @@ func parseCells(name, text string) ([]Cell, []Quote, string, error) {
 	return p.cells, p.quotes, p.title, nil
 }
 
+// claimsOpen and claimsClose are the lines around a claims block: an HTML
+// comment, so that what GitHub renders of a lesson is the lesson alone.
+const (
+	claimsOpen  = "<!-- claims"
+	claimsClose = "-->"
+)
+
 // line processes one source line.
 func (p *parser) line(line string, lineNo int) {
 	switch {
+	case p.claimsLine > 0 && strings.TrimSpace(line) == claimsClose:
+		p.endClaims(p.claimsLine)
+		p.claimsLine, p.code = 0, nil
+	case p.claimsLine > 0:
+		p.code = append(p.code, line)
+	case p.open == nil && strings.TrimSpace(line) == claimsOpen:
+		p.claimsLine, p.code = lineNo, []string{}
 	case p.open != nil && p.open.closes(line):
-		if p.open.info == "claims" {
-			cs, err := claim.Block(p.code)
-			if err != nil && p.err == nil {
-				p.err = &Error{Path: p.name, Line: p.open.line, Msg: err.Error()}
-			}
-			if len(p.md) == 0 && p.err == nil {
-				p.err = &Error{Path: p.name, Line: p.open.line, Msg: "a ```claims block must follow the Markdown whose figures it claims, in the same section"}
-			}
-			p.claims = append(p.claims, cs...)
-		} else if p.open.isCode() {
+		if p.open.isCode() {
 			c := Cell{Kind: Code, Source: strings.Join(p.code, "\n"), Line: p.open.line}
 			if err := parseAttributes(p.name, *p.open, &c); err != nil && p.err == nil {
 				p.err = err
@@ -169,7 +178,7 @@ func (p *parser) line(line string, lineNo int) {
 		}
 		p.open, p.code, p.quote = nil, nil, nil
 	case p.open != nil:
-		if p.open.isCode() || p.open.info == "claims" {
+		if p.open.isCode() {
 			p.code = append(p.code, p.open.unindent(line))
 		} else {
 			if p.quote != nil {
@@ -180,9 +189,10 @@ func (p *parser) line(line string, lineNo int) {
 	default:
 		if f, ok := openingFence(line, lineNo); ok {
 			p.open = &f
-			if f.info == "claims" {
-				p.code = []string{}
-			} else if f.isCode() {
+			if f.info == "claims" && p.err == nil {
+				p.err = &Error{Path: p.name, Line: lineNo, Msg: "claims go in an HTML comment, not a fenced block: a line \"" + claimsOpen + "\", the claims, a line \"" + claimsClose + "\""}
+			}
+			if f.isCode() {
 				p.flushMarkdown()
 				p.code = []string{}
 			} else {
@@ -207,6 +217,18 @@ func (p *parser) line(line string, lineNo int) {
 		}
 		p.addMarkdown(line, lineNo)
 	}
+}
+
+// endClaims reads the claims block that opened on line start.
+func (p *parser) endClaims(start int) {
+	cs, err := claim.Block(p.code)
+	if err != nil && p.err == nil {
+		p.err = &Error{Path: p.name, Line: start, Msg: err.Error()}
+	}
+	if len(p.md) == 0 && p.err == nil {
+		p.err = &Error{Path: p.name, Line: start, Msg: "a claims block must follow the Markdown whose figures it claims, in the same section"}
+	}
+	p.claims = append(p.claims, cs...)
 }
 
 func (p *parser) addMarkdown(line string, lineNo int) {

@@ -17,7 +17,7 @@ func TestCourseRoundTrip(t *testing.T) {
 	    {"id": "a", "cell_type": "code", "source": ["func F() {\n", "}"], "execution_count": 3, "outputs": [],
 	     "metadata": {"course": {"exercise": "softmax", "points": 2, "hint": "x"}, "collapsed": true, "tags": ["t"]}},
 	    {"id": "b", "cell_type": "code", "source": "check.F(F)", "execution_count": null, "outputs": [], "metadata": {"course": {"check": "softmax"}}},
-	    {"id": "c", "cell_type": "markdown", "source": "It is 50.7%.", "metadata": {"course": {"claims": ["\"50.7%\" given"]}}},
+	    {"id": "c", "cell_type": "markdown", "source": "It is 50.7%.", "metadata": {"course": {"claims": ["\"50.7%\" = 50.7"]}}},
 	    {"id": "d", "cell_type": "markdown", "source": "plain", "metadata": {}}
 	  ]}`
 	nb, err := Unmarshal([]byte(in))
@@ -34,7 +34,7 @@ func TestCourseRoundTrip(t *testing.T) {
 	wantCells := []CellCourse{
 		{Exercise: "softmax", Points: 2, other: map[string]any{"hint": "x"}},
 		{Check: "softmax"},
-		{Claims: []string{`"50.7%" given`}},
+		{Claims: []string{`"50.7%" = 50.7`}},
 		{},
 	}
 	for i, want := range wantCells {

@@ -235,7 +235,7 @@ func oddNotebook() *Notebook {
 		{ID: "r1", Type: Raw, Source: "raw text"},
 		{ID: "e1", Type: Code, Source: "func F() {}", Course: CellCourse{Exercise: "f", Points: 2}, Metadata: map[string]any{"tags": []any{"x"}}},
 		{ID: "k1", Type: Code, Source: "check.F(F)", Course: CellCourse{Check: "f"}},
-		{ID: "m2", Type: Markdown, Source: "It is 50.7%.", Course: CellCourse{Claims: []string{`"50.7%" given`}}},
+		{ID: "m2", Type: Markdown, Source: "It is 50.7%.", Course: CellCourse{Claims: []string{`"50.7%" = 50.7`}}},
 	}
 	return nb
 }
