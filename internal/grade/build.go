@@ -199,7 +199,7 @@ func (t *toolchain) build(ctx context.Context, dir string, c child, cells map[in
 		binds = append(binds, sandbox.Bind{Host: "/lib64", Sandbox: "/lib64"})
 	}
 	binds = append(binds, sandbox.Bind{Host: t.goimports, Sandbox: "/opt/goimports"})
-	// All the builds of a submission share one budget (gradeOne's
+	// All the builds of a submission share one budget (buildPrograms'
 	// deadline), so that a compile-time bomb retried exercise by exercise
 	// costs buildTimeout once, not once per exercise.
 	wall := t.buildTimeout

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,236 +25,382 @@ const maxResults = 8 << 20
 
 // gradeOne grades one submission. It never fails: every problem becomes
 // a status of the exercises it affects, with the reason.
+//
+// It goes in phases, each of which may settle an exercise's score and
+// leave it out of the next: the notebook is read, the learner's cells
+// parsed and each exercise screened on the code it needs, the exercises
+// left built in the sandbox and their programs checked on what they
+// link, and the programs that pass run in the sandbox and scored.
 func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submission, a *Assignment, o Options, run Run) Graded {
 	g := Graded{Learner: s.Learner, Unsandboxed: run.Unsandboxed}
-	zero := func(status Status, details string) Graded {
-		for _, e := range a.Exercises {
-			g.Scores = append(g.Scores, Score{Exercise: e.ID, Max: e.Points, Status: status, Details: details})
-		}
+	cs, notes, bad := openSubmission(s, a, dir)
+	g.Notes = notes
+	if bad.status != "" {
+		g.Scores = bad.scores(a)
 		return g
 	}
+	code := parseCells(cs)
+	tasks := code.screen(a, o.Module)
+	buildPrograms(ctx, tc, dir, code, o.Module, ready(tasks))
+	runPrograms(ctx, slot, o, run.Seed, tasks)
+	g.Scores = scores(tasks)
+	return g
+}
+
+// unusable is why no exercise of a submission can be graded: the status
+// every exercise gets, and the details; a zero unusable is none.
+type unusable struct {
+	status  Status
+	details string
+}
+
+// scores are a's exercises scored 0 with u's status and details.
+func (u unusable) scores(a *Assignment) []Score {
+	var out []Score
+	for _, e := range a.Exercises {
+		out = append(out, Score{Exercise: e.ID, Max: e.Points, Status: u.status, Details: u.details})
+	}
+	return out
+}
+
+// openSubmission returns the code cells of s, with notes for the
+// feedback (cells that were ignored, a notebook that says it is another
+// assignment), and makes dir, where its programs are built. It returns
+// why s cannot be graded at all when it cannot: no usable notebook, one
+// that does not decode, or no work folder.
+func openSubmission(s Submission, a *Assignment, dir string) (cs []codeCell, notes []string, bad unusable) {
 	if s.Problem != "" {
-		return zero(StatusNoSubmission, s.Problem)
+		return nil, nil, unusable{StatusNoSubmission, s.Problem}
 	}
 	src, cs, ignored, err := cells(s.Data)
 	if err != nil {
-		return zero(StatusBrokenNotebook, err.Error())
+		return nil, nil, unusable{StatusBrokenNotebook, err.Error()}
 	}
-	g.Notes = append(g.Notes, ignored...)
+	notes = append(notes, ignored...)
 	if src != "" && src != a.Source {
-		g.Notes = append(g.Notes, fmt.Sprintf("the notebook says it is %s; it was graded on %s, the assignment of the folder, by its exercise cells",
+		notes = append(notes, fmt.Sprintf("the notebook says it is %s; it was graded on %s, the assignment of the folder, by its exercise cells",
 			printable(src), a.Source))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return zero(StatusGraderError, err.Error())
+		return nil, notes, unusable{StatusGraderError, err.Error()}
 	}
+	return cs, notes, unusable{}
+}
 
-	// The learner's cells: the checks and the setup cell are the course's,
-	// not the learner's; every other cell may declare what the exercises
-	// use.
-	var parsed []*parsedCell
+// learnerCode is what a submission's cells declare, as the grader reads
+// them: parsed, and resolved as GoNB would run them.
+type learnerCode struct {
+	cells    []*parsedCell       // the cells that parse, in the notebook's order
+	byNumber map[int]*parsedCell // by their position in the notebook
+	source   *source             // their declarations, resolved
+	// parseErr is the parse error of each exercise's own cell; otherErrs
+	// are those of the other cells.
+	parseErr  map[string]string
+	otherErrs []string
+	hasCell   map[string]bool // exercise id → the notebook has its cell
+}
+
+// parseCells parses the learner's cells. The checks and the setup cell
+// are the course's, not the learner's; every other cell may declare
+// what the exercises use.
+func parseCells(cs []codeCell) *learnerCode {
+	code := &learnerCode{byNumber: map[int]*parsedCell{}, parseErr: map[string]string{}, hasCell: map[string]bool{}}
 	fset := token.NewFileSet()
-	byNumber := map[int]*parsedCell{}
-	parseErr := map[string]string{} // exercise id → its cell's parse error
-	var otherErrs []string
-	exerciseCell := map[string]bool{}
 	for _, c := range cs {
 		if c.check != "" || lesson.IsSetup(lesson.Cell{Kind: lesson.Code, Source: c.source}) {
 			continue
 		}
 		if c.exercise != "" {
-			exerciseCell[c.exercise] = true
+			code.hasCell[c.exercise] = true
 		}
 		p, err := parseCell(fset, c.number, c.source)
 		if err != nil {
 			if c.exercise != "" {
-				parseErr[c.exercise] = err.Error()
+				code.parseErr[c.exercise] = err.Error()
 			} else {
-				otherErrs = append(otherErrs, err.Error())
+				code.otherErrs = append(code.otherErrs, err.Error())
 			}
 			continue
 		}
-		parsed = append(parsed, p)
-		byNumber[p.number] = p
+		code.cells = append(code.cells, p)
+		code.byNumber[p.number] = p
 	}
-	source := newSource(parsed)
+	code.source = newSource(code.cells)
+	return code
+}
 
-	scores := make([]Score, len(a.Exercises))
-	var ready []Exercise
-	closures := map[string][]*decl{} // exercise → the declarations its program holds
+// withParseErrors is msg followed by the first parse errors of the cells
+// that are not an exercise's: a compiler message may come of a name one
+// of them declares.
+func (code *learnerCode) withParseErrors(msg string) string {
+	for i, pe := range code.otherErrs {
+		if i == 3 {
+			msg += fmt.Sprintf("\n… and %d more cells that do not parse", len(code.otherErrs)-3)
+			break
+		}
+		msg += "\n" + pe
+	}
+	return msg
+}
+
+// task is one exercise of a submission on its way through gradeOne's
+// phases: a phase that settles its score sets score.Status, and the
+// phases after leave it alone.
+type task struct {
+	e     Exercise
+	score Score
+	decls []*decl // the declarations its program holds; nil if no cell declares its function
+	prog  string  // its program, built and cleared to run
+}
+
+// screen returns a task per exercise of a, settled before any build
+// where the code the exercise needs uses what no submission may, or
+// names what its allow list lacks, or where there is no function to
+// grade.
+func (code *learnerCode) screen(a *Assignment, module string) []*task {
+	tasks := make([]*task, len(a.Exercises))
 	for i, e := range a.Exercises {
-		scores[i] = Score{Exercise: e.ID, Max: e.Points}
-		var what, why, use string
-		if source.function(e.Func) != nil {
-			closures[e.ID] = source.closure(e.Func)
-			what, why = forbidden(closures[e.ID])
-			use = source.unallowedName(closures[e.ID], newAllowList(o.Module, e.Allow), o.Module)
-		}
-		switch {
-		case what != "":
-			scores[i].Status = refused(what)
-			scores[i].Details = "your code cannot be graded: " + why
-		case use != "":
-			scores[i].Status = notAllowed(use)
-			scores[i].Details = fmt.Sprintf("exercise %s allows %s; your code uses %s, so it scores 0.", e.ID, allowText(e.Allow), use)
-		case closures[e.ID] != nil:
-			ready = append(ready, e)
-		case parseErr[e.ID] != "":
-			scores[i].Status, scores[i].Details = StatusCompileError, "the exercise cell "+strings.TrimPrefix(parseErr[e.ID], "code cell ")
-		case !exerciseCell[e.ID]:
-			scores[i].Status = StatusMissing
-			scores[i].Details = fmt.Sprintf("no cell for exercise %s, and no cell declares func %s: its cell (first line \"// Exercise %s …\") was deleted or renamed", e.ID, e.Func, e.ID)
-		default:
-			scores[i].Status = StatusCompileError
-			scores[i].Details = fmt.Sprintf("no cell declares func %s: the exercise asks for %s", e.Func, e.Signature)
-		}
+		tasks[i] = code.screenOne(e, module)
 	}
-	addParseErrors := func(msg string) string {
-		for i, pe := range otherErrs {
-			if i == 3 {
-				msg += fmt.Sprintf("\n… and %d more cells that do not parse", len(otherErrs)-3)
-				break
-			}
-			msg += "\n" + pe
-		}
-		return msg
-	}
+	return tasks
+}
 
-	// Build every ready exercise into one program; where that fails, each
-	// exercise alone with exactly the declarations it needs, so that a
-	// cell that does not compile costs only the exercises that use it.
-	progs := map[string]string{} // exercise → program
-	bctx, cancel := context.WithTimeout(ctx, tc.buildTimeout)
+func (code *learnerCode) screenOne(e Exercise, module string) *task {
+	t := &task{e: e, score: Score{Exercise: e.ID, Max: e.Points}}
+	var what, why, use string
+	if code.source.function(e.Func) != nil {
+		t.decls = code.source.closure(e.Func)
+		what, why = forbidden(t.decls)
+		use = code.source.unallowedName(t.decls, newAllowList(module, e.Allow), module)
+	}
+	sc := &t.score
+	switch {
+	case what != "":
+		sc.Status = refused(what)
+		sc.Details = "your code cannot be graded: " + why
+	case use != "":
+		sc.Status = notAllowed(use)
+		sc.Details = fmt.Sprintf("exercise %s allows %s; your code uses %s, so it scores 0.", e.ID, allowText(e.Allow), use)
+	case t.decls != nil:
+		// ready to build
+	case code.parseErr[e.ID] != "":
+		sc.Status, sc.Details = StatusCompileError, "the exercise cell "+strings.TrimPrefix(code.parseErr[e.ID], "code cell ")
+	case !code.hasCell[e.ID]:
+		sc.Status = StatusMissing
+		sc.Details = fmt.Sprintf("no cell for exercise %s, and no cell declares func %s: its cell (first line \"// Exercise %s …\") was deleted or renamed", e.ID, e.Func, e.ID)
+	default:
+		sc.Status = StatusCompileError
+		sc.Details = fmt.Sprintf("no cell declares func %s: the exercise asks for %s", e.Func, e.Signature)
+	}
+	return t
+}
+
+// ready are the tasks that screening left to build.
+func ready(tasks []*task) []*task {
+	var out []*task
+	for _, t := range tasks {
+		if t.score.Status == "" && t.decls != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// builder builds a submission's programs in the sandbox and checks what
+// they link.
+type builder struct {
+	tc     *toolchain
+	dir    string // the submission's work folder
+	code   *learnerCode
+	module string
+}
+
+// buildPrograms builds the ready tasks' programs: every exercise into
+// one program first, and where that fails or links what one of them may
+// not, each exercise alone with exactly the declarations it needs, so
+// that a cell that does not compile costs only the exercises that use
+// it. All the builds share one budget, tc.buildTimeout. A task whose
+// program builds and passes the link checks gets it in prog; the others
+// are scored.
+func buildPrograms(ctx context.Context, tc *toolchain, dir string, code *learnerCode, module string, ready []*task) {
+	ctx, cancel := context.WithTimeout(ctx, tc.buildTimeout)
 	defer cancel()
-	buildOne := func(name string, exs []Exercise) (string, string) {
-		var funcs []string
-		for _, e := range exs {
-			funcs = append(funcs, e.Func)
-		}
-		decls := closures[exs[0].ID]
-		if len(exs) > 1 {
-			decls = source.closure(funcs...)
-		}
-		prog, msg, err := tc.buildCached(bctx, filepath.Join(dir, name), child{learner: program(decls, parsed), exercises: exs}, byNumber)
-		if err != nil {
-			return "", "the grader could not build the program: " + err.Error()
-		}
-		return prog, msg
-	}
-	// unallowed is what e's program links beyond its harness and allow
-	// list, or why that cannot be told.
-	baseDir := filepath.Join(filepath.Dir(dir), "baseline")
-	unallowed := func(e Exercise, syms map[string]bool) (use string, err error) {
-		base, err := tc.baselines.symbols(bctx, tc, baseDir, e)
-		if err != nil {
-			return "", err
-		}
-		return unallowedLink(syms, base, newAllowList(o.Module, e.Allow), o.Module), nil
-	}
+	b := builder{tc: tc, dir: dir, code: code, module: module}
 	if len(ready) > 1 {
-		if prog, msg := buildOne("all", ready); msg == "" {
-			if syms, err := symbols(prog); err == nil {
-				for _, e := range ready {
-					// A denied or unallowed use is attributed below, on the
-					// exercise alone: the combined program links every
-					// exercise's code.
-					if use, err := unallowed(e, syms); err == nil && use == "" && deniedUse(syms, o.Module, e.Deny) == "" {
-						progs[e.ID] = prog
-					}
-				}
-			}
+		b.buildTogether(ctx, ready)
+	}
+	for _, t := range ready {
+		if t.prog == "" {
+			b.buildAlone(ctx, t)
 		}
 	}
-	for i, e := range a.Exercises {
-		if !slices.ContainsFunc(ready, func(r Exercise) bool { return r.ID == e.ID }) || progs[e.ID] != "" {
-			continue
-		}
-		prog, msg := buildOne(e.ID, []Exercise{e})
-		if msg != "" {
-			scores[i].Status = StatusCompileError
-			scores[i].Details = addParseErrors("your code does not compile:\n" + msg)
-			continue
-		}
-		syms, err := symbols(prog)
-		if err != nil {
-			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
-			continue
-		}
-		if use := deniedUseNaming(syms, o.Module, e.Deny, source.named(closures[e.ID], o.Module)); use != "" {
-			scores[i].Status = flagged(use)
-			scores[i].Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", e.ID, use)
-			continue
-		}
-		use, err := unallowed(e, syms)
-		if err != nil {
-			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
-			continue
-		}
-		if use != "" {
-			scores[i].Status = notAllowed(use)
-			scores[i].Details = fmt.Sprintf("exercise %s allows %s; the program built from your code links %s, so it scores 0.", e.ID, allowText(e.Allow), use)
-			continue
-		}
-		progs[e.ID] = prog
-	}
+}
 
-	for i, e := range a.Exercises {
-		prog := progs[e.ID]
-		if prog == "" {
-			continue
+// buildTogether builds the tasks into one program and gives it to those
+// it links nothing denied or unallowed for. It scores none: a denied or
+// unallowed use is attributed by buildAlone, on the exercise alone,
+// since the combined program links every exercise's code.
+func (b builder) buildTogether(ctx context.Context, tasks []*task) {
+	prog, msg := b.build(ctx, "all", tasks)
+	if msg != "" {
+		return
+	}
+	syms, err := symbols(prog)
+	if err != nil {
+		return
+	}
+	for _, t := range tasks {
+		if use, err := b.unallowed(ctx, t.e, syms); err == nil && use == "" && deniedUse(syms, b.module, t.e.Deny) == "" {
+			t.prog = prog
 		}
-		spec, _ := check.Lookup(e.ID)
-		var in bytes.Buffer
-		if _, err := spec.WriteInputs(&in, run.Seed); err != nil {
-			scores[i].Status, scores[i].Details = StatusGraderError, err.Error()
-			continue
+	}
+}
+
+// buildAlone builds t's program from the declarations its exercise
+// needs and gives it to t, or scores t: a compile error, a call of a
+// denied function, a link beyond the allow list, or the grader's error.
+func (b builder) buildAlone(ctx context.Context, t *task) {
+	sc := &t.score
+	prog, msg := b.build(ctx, t.e.ID, []*task{t})
+	if msg != "" {
+		sc.Status = StatusCompileError
+		sc.Details = b.code.withParseErrors("your code does not compile:\n" + msg)
+		return
+	}
+	syms, err := symbols(prog)
+	if err != nil {
+		sc.Status, sc.Details = StatusGraderError, err.Error()
+		return
+	}
+	if use := deniedUseNaming(syms, b.module, t.e.Deny, b.code.source.named(t.decls, b.module)); use != "" {
+		sc.Status = flagged(use)
+		sc.Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", t.e.ID, use)
+		return
+	}
+	use, err := b.unallowed(ctx, t.e, syms)
+	if err != nil {
+		sc.Status, sc.Details = StatusGraderError, err.Error()
+		return
+	}
+	if use != "" {
+		sc.Status = notAllowed(use)
+		sc.Details = fmt.Sprintf("exercise %s allows %s; the program built from your code links %s, so it scores 0.", t.e.ID, allowText(t.e.Allow), use)
+		return
+	}
+	t.prog = prog
+}
+
+// build builds the tasks' exercises into one program in the folder name
+// of the work folder. It returns the program's path, or the compiler's
+// message (or the grader's, when it could not build).
+func (b builder) build(ctx context.Context, name string, tasks []*task) (prog, msg string) {
+	var exs []Exercise
+	var funcs []string
+	for _, t := range tasks {
+		exs = append(exs, t.e)
+		funcs = append(funcs, t.e.Func)
+	}
+	decls := tasks[0].decls
+	if len(tasks) > 1 {
+		decls = b.code.source.closure(funcs...)
+	}
+	prog, msg, err := b.tc.buildCached(ctx, filepath.Join(b.dir, name), child{learner: program(decls, b.code.cells), exercises: exs}, b.code.byNumber)
+	if err != nil {
+		return "", "the grader could not build the program: " + err.Error()
+	}
+	return prog, msg
+}
+
+// unallowed is what a program of e that links syms links beyond its
+// harness and allow list, or why that cannot be told.
+func (b builder) unallowed(ctx context.Context, e Exercise, syms map[string]bool) (use string, err error) {
+	base, err := b.tc.baselines.symbols(ctx, b.tc, filepath.Join(filepath.Dir(b.dir), "baseline"), e)
+	if err != nil {
+		return "", err
+	}
+	return unallowedLink(syms, base, newAllowList(b.module, e.Allow), b.module), nil
+}
+
+// runPrograms runs and scores the tasks that have a program.
+func runPrograms(ctx context.Context, slot int, o Options, seed uint64, tasks []*task) {
+	for _, t := range tasks {
+		if t.prog != "" {
+			t.runAndScore(ctx, slot, o, seed)
 		}
-		lim := sandbox.Limits{Wall: e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
-		rr := runChild(ctx, prog, e.ID, in.Bytes(), lim, slot)
-		var res *check.Result
-		if rr.oversize {
-			res = &check.Result{ID: e.ID, Max: e.Points, Status: string(StatusMalformedResult),
-				Cases: []check.CaseResult{{Name: "results", Problem: fmt.Sprintf("the program wrote more than %d MiB of results", maxResults>>20)}}}
-		} else {
-			res = spec.Grade(bytes.NewReader(rr.results), run.Seed)
+	}
+}
+
+// runAndScore runs t's program in the sandbox on the exercise's inputs —
+// the visible cases and hidden ones drawn from seed — and scores what it
+// wrote against the reference, in the grader's process.
+func (t *task) runAndScore(ctx context.Context, slot int, o Options, seed uint64) {
+	spec, _ := check.Lookup(t.e.ID)
+	var in bytes.Buffer
+	if _, err := spec.WriteInputs(&in, seed); err != nil {
+		t.score.Status, t.score.Details = StatusGraderError, err.Error()
+		return
+	}
+	lim := sandbox.Limits{Wall: t.e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
+	rr := runChild(ctx, t.prog, t.e.ID, in.Bytes(), lim, slot)
+	t.score.record(judge(spec, t.e, rr, seed), rr.why(lim), rr.timedOut)
+}
+
+// judge is lib/check's verdict on what the child wrote; more than
+// maxResults is a malformed result, not decoded.
+func judge(spec check.Spec, e Exercise, rr runResult, seed uint64) *check.Result {
+	if rr.oversize {
+		return &check.Result{ID: e.ID, Max: e.Points, Status: string(StatusMalformedResult),
+			Cases: []check.CaseResult{{Name: "results", Problem: fmt.Sprintf("the program wrote more than %d MiB of results", maxResults>>20)}}}
+	}
+	return spec.Grade(bytes.NewReader(rr.results), seed)
+}
+
+// record sets sc from res. The names of hidden cases describe their
+// inputs: the feedback numbers them instead. why is how the program
+// ended ("" for an ordinary exit); when the exercise did not pass, it is
+// added to the details, and a program that ended early with no point is
+// said to have crashed or timed out.
+func (sc *Score) record(res *check.Result, why string, timedOut bool) {
+	sc.Points = res.Points
+	sc.Status = Status(res.Status)
+	n := 0
+	for c := range res.Cases {
+		if res.Cases[c].Hidden {
+			n++
+			res.Cases[c].Name = fmt.Sprintf("hidden case %d", n)
 		}
-		scores[i].Points = res.Points
-		scores[i].Status = Status(res.Status)
-		// The names of hidden cases describe their inputs: the feedback
-		// numbers them instead.
-		n := 0
-		for c := range res.Cases {
-			if res.Cases[c].Hidden {
-				n++
-				res.Cases[c].Name = fmt.Sprintf("hidden case %d", n)
-			}
+	}
+	sc.Details = res.Report()
+	sc.Mistakes, sc.Unrecognised = mistakes(res)
+	for _, c := range res.Cases {
+		if c.TimedOut {
+			sc.TimedOut++
 		}
-		scores[i].Details = res.Report()
-		scores[i].Mistakes, scores[i].Unrecognised = mistakes(res)
-		for _, c := range res.Cases {
-			if c.TimedOut {
-				scores[i].TimedOut++
-			}
-			if c.Panicked {
-				scores[i].Panicked++
-			}
+		if c.Panicked {
+			sc.Panicked++
 		}
-		why := rr.why(lim)
-		if why == "" && strings.Contains(scores[i].Details, "no result:") {
-			why = "the program exited before all cases ran (os.Exit in your code?)"
-		}
-		if why != "" && Status(res.Status) != StatusOK {
-			scores[i].Details += why + "\n"
-			if res.Points == 0 && Status(res.Status) != StatusMalformedResult {
-				scores[i].Status = StatusCrashed
-				if rr.timedOut {
-					scores[i].Status = StatusTimeout
-				}
+	}
+	if why == "" && strings.Contains(sc.Details, "no result:") {
+		why = "the program exited before all cases ran (os.Exit in your code?)"
+	}
+	if why != "" && Status(res.Status) != StatusOK {
+		sc.Details += why + "\n"
+		if res.Points == 0 && Status(res.Status) != StatusMalformedResult {
+			sc.Status = StatusCrashed
+			if timedOut {
+				sc.Status = StatusTimeout
 			}
 		}
 	}
-	g.Scores = scores
-	return g
+}
+
+// scores are the tasks' scores, in the assignment's order.
+func scores(tasks []*task) []Score {
+	out := make([]Score, len(tasks))
+	for i, t := range tasks {
+		out[i] = t.score
+	}
+	return out
 }
 
 // mistakes sums up the failed cases of res by the usual mistake they
