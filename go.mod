@@ -34,6 +34,7 @@ require (
 	github.com/ysmood/leakless v0.9.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/text v0.35.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )
 
 replace github.com/gomlx/compute v0.1.6 => ./third_party/compute

@@ -1,7 +1,12 @@
 package viz
 
 import (
+	"bytes"
+	"image"
+	"image/draw"
+	"image/png"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/attention-in-go/course/lib/internal/golden"
@@ -161,5 +166,50 @@ func TestSamePixelsCanFail(t *testing.T) {
 	}
 	if err := golden.SamePixels(a, b); err == nil {
 		t.Error("SamePixels of a Viridis and a Greys heat map = nil, want an error")
+	}
+}
+
+// TestGoldenTolerance: the comparison accepts what another machine's
+// rounding changes — the anti-aliased pixels of a figure off by 1/255, as
+// in the figures built for linux/arm64 — and rejects a figure whose line
+// moved.
+func TestGoldenTolerance(t *testing.T) {
+	var lines *Lines
+	for _, f := range goldenFigures() {
+		if f.name == "lines_loglog" {
+			lines = f.fig.(*Lines)
+		}
+	}
+	data, err := PNG(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba := image.NewRGBA(m.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), m, m.Bounds().Min, draw.Src)
+	nudged := 0
+	for i := 0; i < len(rgba.Pix); i += 4 {
+		if p := rgba.Pix[i : i+3]; !bytes.Equal(p, []byte{255, 255, 255}) && !bytes.Equal(p, []byte{0, 0, 0}) {
+			p[0], p[1], p[2] = max(p[0], 1)-1, max(p[1], 1)-1, max(p[2], 1)-1
+			nudged++
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, rgba); err != nil {
+		t.Fatal(err)
+	}
+	if golden.Differs(t, "lines_loglog", b.Bytes()) {
+		t.Errorf("the figure with %d anti-aliased pixels off by 1/255 differs from the golden one", nudged)
+	}
+
+	moved := *lines
+	moved.Series = slices.Clone(lines.Series)
+	moved.Series[0].Y = slices.Clone(lines.Series[0].Y)
+	moved.Series[0].Y[5] *= 1.1
+	if !differsFromGolden(t, "lines_loglog", &moved) {
+		t.Error("the figure with a point of a line moved up by 10% renders like the golden one")
 	}
 }
