@@ -40,10 +40,10 @@ func gradeOne(ctx context.Context, tc *toolchain, slot int, dir string, s Submis
 		return g
 	}
 	code := parseCells(cs)
-	tasks := code.screen(a, o.Module)
-	buildPrograms(ctx, tc, dir, code, o.Module, ready(tasks))
-	runPrograms(ctx, slot, o, run.Seed, tasks)
-	g.Scores = scores(tasks)
+	attempts := code.screen(a, o.Module)
+	buildPrograms(ctx, tc, dir, code, o.Module, ready(attempts))
+	runPrograms(ctx, slot, o, run.Seed, attempts)
+	g.Scores = scores(attempts)
 	return g
 }
 
@@ -143,37 +143,37 @@ func (code *learnerCode) withParseErrors(msg string) string {
 	return msg
 }
 
-// task is one exercise of a submission on its way through gradeOne's
-// phases: a phase that settles its score sets score.Status, and the
-// phases after leave it alone.
-type task struct {
+// attempt is the learner's attempt at one exercise on its way through
+// gradeOne's phases: a phase that settles its score sets score.Status,
+// and the phases after leave it alone.
+type attempt struct {
 	e     Exercise
 	score Score
 	decls []*decl // the declarations its program holds; nil if no cell declares its function
 	prog  string  // its program, built and cleared to run
 }
 
-// screen returns a task per exercise of a, settled before any build
+// screen returns an attempt per exercise of a, settled before any build
 // where the code the exercise needs uses what no submission may, or
 // names what its allow list lacks, or where there is no function to
 // grade.
-func (code *learnerCode) screen(a *Assignment, module string) []*task {
-	tasks := make([]*task, len(a.Exercises))
+func (code *learnerCode) screen(a *Assignment, module string) []*attempt {
+	attempts := make([]*attempt, len(a.Exercises))
 	for i, e := range a.Exercises {
-		tasks[i] = code.screenOne(e, module)
+		attempts[i] = code.screenOne(e, module)
 	}
-	return tasks
+	return attempts
 }
 
-func (code *learnerCode) screenOne(e Exercise, module string) *task {
-	t := &task{e: e, score: Score{Exercise: e.ID, Max: e.Points}}
+func (code *learnerCode) screenOne(e Exercise, module string) *attempt {
+	at := &attempt{e: e, score: Score{Exercise: e.ID, Max: e.Points}}
 	var what, why, use string
 	if code.source.function(e.Func) != nil {
-		t.decls = code.source.closure(e.Func)
-		what, why = forbidden(t.decls)
-		use = code.source.unallowedName(t.decls, newAllowList(module, e.Allow), module)
+		at.decls = code.source.closure(e.Func)
+		what, why = forbidden(at.decls)
+		use = code.source.unallowedName(at.decls, newAllowList(module, e.Allow), module)
 	}
-	sc := &t.score
+	sc := &at.score
 	switch {
 	case what != "":
 		sc.Status = refused(what)
@@ -181,7 +181,7 @@ func (code *learnerCode) screenOne(e Exercise, module string) *task {
 	case use != "":
 		sc.Status = notAllowed(use)
 		sc.Details = fmt.Sprintf("exercise %s allows %s; your code uses %s, so it scores 0.", e.ID, allowText(e.Allow), use)
-	case t.decls != nil:
+	case at.decls != nil:
 		// ready to build
 	case code.parseErr[e.ID] != "":
 		sc.Status, sc.Details = StatusCompileError, "the exercise cell "+strings.TrimPrefix(code.parseErr[e.ID], "code cell ")
@@ -192,15 +192,15 @@ func (code *learnerCode) screenOne(e Exercise, module string) *task {
 		sc.Status = StatusCompileError
 		sc.Details = fmt.Sprintf("no cell declares func %s: the exercise asks for %s", e.Func, e.Signature)
 	}
-	return t
+	return at
 }
 
-// ready are the tasks that screening left to build.
-func ready(tasks []*task) []*task {
-	var out []*task
-	for _, t := range tasks {
-		if t.score.Status == "" && t.decls != nil {
-			out = append(out, t)
+// ready are the attempts that screening left to build.
+func ready(attempts []*attempt) []*attempt {
+	var out []*attempt
+	for _, at := range attempts {
+		if at.score.Status == "" && at.decls != nil {
+			out = append(out, at)
 		}
 	}
 	return out
@@ -215,33 +215,33 @@ type builder struct {
 	module string
 }
 
-// buildPrograms builds the ready tasks' programs: every exercise into
+// buildPrograms builds the ready attempts' programs: every exercise into
 // one program first, and where that fails or links what one of them may
 // not, each exercise alone with exactly the declarations it needs, so
 // that a cell that does not compile costs only the exercises that use
-// it. All the builds share one budget, tc.buildTimeout. A task whose
+// it. All the builds share one budget, tc.buildTimeout. An attempt whose
 // program builds and passes the link checks gets it in prog; the others
 // are scored.
-func buildPrograms(ctx context.Context, tc *toolchain, dir string, code *learnerCode, module string, ready []*task) {
+func buildPrograms(ctx context.Context, tc *toolchain, dir string, code *learnerCode, module string, ready []*attempt) {
 	ctx, cancel := context.WithTimeout(ctx, tc.buildTimeout)
 	defer cancel()
 	b := builder{tc: tc, dir: dir, code: code, module: module}
 	if len(ready) > 1 {
 		b.buildTogether(ctx, ready)
 	}
-	for _, t := range ready {
-		if t.prog == "" {
-			b.buildAlone(ctx, t)
+	for _, at := range ready {
+		if at.prog == "" {
+			b.buildAlone(ctx, at)
 		}
 	}
 }
 
-// buildTogether builds the tasks into one program and gives it to those
+// buildTogether builds the attempts into one program and gives it to those
 // it links nothing denied or unallowed for. It scores none: a denied or
 // unallowed use is attributed by buildAlone, on the exercise alone,
 // since the combined program links every exercise's code.
-func (b builder) buildTogether(ctx context.Context, tasks []*task) {
-	prog, msg := b.build(ctx, "all", tasks)
+func (b builder) buildTogether(ctx context.Context, attempts []*attempt) {
+	prog, msg := b.build(ctx, "all", attempts)
 	if msg != "" {
 		return
 	}
@@ -249,19 +249,20 @@ func (b builder) buildTogether(ctx context.Context, tasks []*task) {
 	if err != nil {
 		return
 	}
-	for _, t := range tasks {
-		if use, err := b.unallowed(ctx, t.e, syms); err == nil && use == "" && deniedUse(syms, b.module, t.e.Deny) == "" {
-			t.prog = prog
+	for _, at := range attempts {
+		if use, err := b.unallowed(ctx, at.e, syms); err == nil && use == "" && deniedUse(syms, b.module, at.e.Deny) == "" {
+			at.prog = prog
 		}
 	}
 }
 
-// buildAlone builds t's program from the declarations its exercise
-// needs and gives it to t, or scores t: a compile error, a call of a
-// denied function, a link beyond the allow list, or the grader's error.
-func (b builder) buildAlone(ctx context.Context, t *task) {
-	sc := &t.score
-	prog, msg := b.build(ctx, t.e.ID, []*task{t})
+// buildAlone builds the attempt's program from the declarations its
+// exercise needs and gives it the program, or scores it: a compile
+// error, a call of a denied function, a link beyond the allow list, or
+// the grader's error.
+func (b builder) buildAlone(ctx context.Context, at *attempt) {
+	sc := &at.score
+	prog, msg := b.build(ctx, at.e.ID, []*attempt{at})
 	if msg != "" {
 		sc.Status = StatusCompileError
 		sc.Details = b.code.withParseErrors("your code does not compile:\n" + msg)
@@ -272,36 +273,36 @@ func (b builder) buildAlone(ctx context.Context, t *task) {
 		sc.Status, sc.Details = StatusGraderError, err.Error()
 		return
 	}
-	if use := deniedUseNaming(syms, b.module, t.e.Deny, b.code.source.named(t.decls, b.module)); use != "" {
+	if use := deniedUseNaming(syms, b.module, at.e.Deny, b.code.source.named(at.decls, b.module)); use != "" {
 		sc.Status = flagged(use)
-		sc.Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", t.e.ID, use)
+		sc.Details = fmt.Sprintf("exercise %s asks you to write this yourself; the program built from your code calls %s from the course library, so it scores 0.", at.e.ID, use)
 		return
 	}
-	use, err := b.unallowed(ctx, t.e, syms)
+	use, err := b.unallowed(ctx, at.e, syms)
 	if err != nil {
 		sc.Status, sc.Details = StatusGraderError, err.Error()
 		return
 	}
 	if use != "" {
 		sc.Status = notAllowed(use)
-		sc.Details = fmt.Sprintf("exercise %s allows %s; the program built from your code links %s, so it scores 0.", t.e.ID, allowText(t.e.Allow), use)
+		sc.Details = fmt.Sprintf("exercise %s allows %s; the program built from your code links %s, so it scores 0.", at.e.ID, allowText(at.e.Allow), use)
 		return
 	}
-	t.prog = prog
+	at.prog = prog
 }
 
-// build builds the tasks' exercises into one program in the folder name
+// build builds the attempts' exercises into one program in the folder name
 // of the work folder. It returns the program's path, or the compiler's
 // message (or the grader's, when it could not build).
-func (b builder) build(ctx context.Context, name string, tasks []*task) (prog, msg string) {
+func (b builder) build(ctx context.Context, name string, attempts []*attempt) (prog, msg string) {
 	var exs []Exercise
 	var funcs []string
-	for _, t := range tasks {
-		exs = append(exs, t.e)
-		funcs = append(funcs, t.e.Func)
+	for _, at := range attempts {
+		exs = append(exs, at.e)
+		funcs = append(funcs, at.e.Func)
 	}
-	decls := tasks[0].decls
-	if len(tasks) > 1 {
+	decls := attempts[0].decls
+	if len(attempts) > 1 {
 		decls = b.code.source.closure(funcs...)
 	}
 	prog, msg, err := b.tc.buildCached(ctx, filepath.Join(b.dir, name), child{learner: program(decls, b.code.cells), exercises: exs}, b.code.byNumber)
@@ -321,28 +322,29 @@ func (b builder) unallowed(ctx context.Context, e Exercise, syms map[string]bool
 	return unallowedLink(syms, base, newAllowList(b.module, e.Allow), b.module), nil
 }
 
-// runPrograms runs and scores the tasks that have a program.
-func runPrograms(ctx context.Context, slot int, o Options, seed uint64, tasks []*task) {
-	for _, t := range tasks {
-		if t.prog != "" {
-			t.runAndScore(ctx, slot, o, seed)
+// runPrograms runs and scores the attempts that have a program.
+func runPrograms(ctx context.Context, slot int, o Options, seed uint64, attempts []*attempt) {
+	for _, at := range attempts {
+		if at.prog != "" {
+			at.runAndScore(ctx, slot, o, seed)
 		}
 	}
 }
 
-// runAndScore runs t's program in the sandbox on the exercise's inputs —
-// the visible cases and hidden ones drawn from seed — and scores what it
-// wrote against the reference, in the grader's process.
-func (t *task) runAndScore(ctx context.Context, slot int, o Options, seed uint64) {
-	spec, _ := check.Lookup(t.e.ID)
+// runAndScore runs the attempt's program in the sandbox on the
+// exercise's inputs — the visible cases and hidden ones drawn from seed —
+// and scores what it wrote against the reference, in the grader's
+// process.
+func (at *attempt) runAndScore(ctx context.Context, slot int, o Options, seed uint64) {
+	spec, _ := check.Lookup(at.e.ID)
 	var in bytes.Buffer
 	if _, err := spec.WriteInputs(&in, seed); err != nil {
-		t.score.Status, t.score.Details = StatusGraderError, err.Error()
+		at.score.Status, at.score.Details = StatusGraderError, err.Error()
 		return
 	}
-	lim := sandbox.Limits{Wall: t.e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
-	rr := runChild(ctx, t.prog, t.e.ID, in.Bytes(), lim, slot)
-	t.score.record(judge(spec, t.e, rr, seed), rr.why(lim), rr.timedOut)
+	lim := sandbox.Limits{Wall: at.e.timeLimit(o), Memory: o.Memory, FileSize: 64 << 20, TmpSize: 64 << 20, Procs: 256}
+	rr := runChild(ctx, at.prog, at.e.ID, in.Bytes(), lim, slot)
+	at.score.record(judge(spec, at.e, rr, seed), rr.why(lim), rr.timedOut)
 }
 
 // judge is lib/check's verdict on what the child wrote; more than
@@ -394,11 +396,11 @@ func (sc *Score) record(res *check.Result, why string, timedOut bool) {
 	}
 }
 
-// scores are the tasks' scores, in the assignment's order.
-func scores(tasks []*task) []Score {
-	out := make([]Score, len(tasks))
-	for i, t := range tasks {
-		out[i] = t.score
+// scores are the attempts' scores, in the assignment's order.
+func scores(attempts []*attempt) []Score {
+	out := make([]Score, len(attempts))
+	for i, at := range attempts {
+		out[i] = at.score
 	}
 	return out
 }
