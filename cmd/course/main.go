@@ -48,7 +48,7 @@ type env struct {
 	stderr io.Writer
 	dir    string // working directory, from which the course root is found
 
-	// findJupyter locates the jupyter program; nil means [findJupyter].
+	// findJupyter locates the jupyter program; nil means [jupyter.Find].
 	findJupyter func() (string, error)
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/excerpt"
+	"github.com/attention-in-go/course/internal/jupyter"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/lib/backend"
 )
@@ -350,62 +350,23 @@ func (r *runner) withClass(c backend.Class, named bool, caches string) *runner {
 // courseCacheEnv names the folder of trained checkpoints (lib/train.Dir).
 const courseCacheEnv = "COURSE_CACHE"
 
-// setupAdvice ends the errors about a missing Jupyter or GoNB.
-const setupAdvice = "run `make setup` to install Jupyter and the GoNB kernel"
-
 func newRunner(e *env, timeout time.Duration, verbose bool) (*runner, error) {
 	find := e.findJupyter
 	if find == nil {
-		find = findJupyter
+		find = jupyter.Find
 	}
-	jupyter, err := find()
+	program, err := find()
 	if err != nil {
-		return nil, fmt.Errorf("%v: %s", err, setupAdvice)
+		return nil, fmt.Errorf("%v: %s", err, jupyter.SetupAdvice)
 	}
-	r := &runner{jupyter: jupyter, env: childEnv(), timeout: timeout}
+	r := &runner{jupyter: program, env: childEnv(), timeout: timeout}
 	if verbose {
 		r.verbose = e.stderr
 	}
-	if err := r.checkKernel(e.ctx); err != nil {
+	if err := jupyter.CheckKernel(e.ctx, r.jupyter, r.env, "gonb"); err != nil {
 		return nil, err
 	}
 	return r, nil
-}
-
-// findJupyter returns Debian's /usr/bin/jupyter if present, else jupyter
-// from the PATH.
-func findJupyter() (string, error) {
-	const debian = "/usr/bin/jupyter"
-	if _, err := os.Stat(debian); err == nil {
-		return debian, nil
-	}
-	p, err := exec.LookPath("jupyter")
-	if err != nil {
-		return "", errors.New("jupyter not found (neither /usr/bin/jupyter nor jupyter on the PATH)")
-	}
-	return p, nil
-}
-
-// checkKernel fails unless the gonb kernel is registered with Jupyter.
-func (r *runner) checkKernel(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, r.jupyter, "kernelspec", "list", "--json")
-	cmd.Env = r.env
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("cannot list Jupyter kernels (%s kernelspec list: %v): %s", r.jupyter, err, setupAdvice)
-	}
-	var list struct {
-		Kernelspecs map[string]json.RawMessage `json:"kernelspecs"`
-	}
-	if err := json.Unmarshal(out, &list); err != nil {
-		return fmt.Errorf("cannot read %s kernelspec list --json: %v", r.jupyter, err)
-	}
-	if _, ok := list.Kernelspecs["gonb"]; !ok {
-		return fmt.Errorf("the gonb Jupyter kernel is not installed: %s", setupAdvice)
-	}
-	return nil
 }
 
 // childEnv returns the environment for nbconvert: ours, with $(go env

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -20,12 +19,13 @@ import (
 	"time"
 
 	"github.com/attention-in-go/course/internal/excerpt"
+	"github.com/attention-in-go/course/internal/jupyter"
 	"github.com/attention-in-go/course/internal/proctree"
 )
 
 // JupyterOptions configures [StartJupyter].
 type JupyterOptions struct {
-	// Jupyter is the jupyter program; empty means [FindJupyter].
+	// Jupyter is the jupyter program; empty means [jupyter.Find].
 	Jupyter string
 	// Dir is the server's root folder, where the notebooks are.
 	Dir string
@@ -57,31 +57,17 @@ type Jupyter struct {
 	err  error         // why it exited, once done is closed
 }
 
-// FindJupyter returns Debian's /usr/bin/jupyter if present, else jupyter from
-// the PATH, like `make course` and `course run`.
-func FindJupyter() (string, error) {
-	const debian = "/usr/bin/jupyter"
-	if _, err := os.Stat(debian); err == nil {
-		return debian, nil
-	}
-	p, err := exec.LookPath("jupyter")
-	if err != nil {
-		return "", errors.New("jupyter not found (neither /usr/bin/jupyter nor jupyter on the PATH): run `make setup`")
-	}
-	return p, nil
-}
-
 // StartJupyter starts a Jupyter Notebook server (notebook 6's `jupyter
 // notebook`) on a free port of 127.0.0.1 with a random token, and waits until
 // it answers. The server runs in a process group of its own, so that a
 // Ctrl-C meant for the caller does not reach it; on Linux it also gets
 // SIGTERM if the caller dies. Stop it with [Jupyter.Stop].
 func StartJupyter(ctx context.Context, opts JupyterOptions) (*Jupyter, error) {
-	jupyter := opts.Jupyter
-	if jupyter == "" {
+	program := opts.Jupyter
+	if program == "" {
 		var err error
-		if jupyter, err = FindJupyter(); err != nil {
-			return nil, err
+		if program, err = jupyter.Find(); err != nil {
+			return nil, fmt.Errorf("%v: %s", err, jupyter.SetupAdvice)
 		}
 	}
 	port, err := freePort()
@@ -110,7 +96,7 @@ func StartJupyter(ctx context.Context, opts JupyterOptions) (*Jupyter, error) {
 	if os.Geteuid() == 0 {
 		args = append(args, "--allow-root")
 	}
-	cmd := exec.Command(jupyter, args...)
+	cmd := exec.Command(program, args...)
 	env := opts.Env
 	if env == nil {
 		env = os.Environ()
@@ -122,7 +108,7 @@ func StartJupyter(ctx context.Context, opts JupyterOptions) (*Jupyter, error) {
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s notebook: %w", jupyter, err)
+		return nil, fmt.Errorf("starting %s notebook: %w", program, err)
 	}
 	j := &Jupyter{
 		URL:   "http://127.0.0.1:" + strconv.Itoa(port),
