@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -63,7 +64,7 @@ func runKernels(e *env, fs *flag.FlagSet, args []string) error {
 		cmd.Dir = e.dir
 		cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMLX_SIMD_") }), c.Env...)
 		cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
-		if err := runTree(e.ctx, cmd); err != nil {
+		if err := proctree.Run(e.ctx, cmd); err != nil {
 			fmt.Fprintf(e.stdout, "kernels %s: %v\n", c.Name, err)
 			return errFailed
 		}

@@ -3,14 +3,14 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 func TestRunTimeout(t *testing.T) {
@@ -34,7 +34,7 @@ func TestRunTimeout(t *testing.T) {
 		// GoNB still building it.
 		`      (.*: )?signal: interrupt`,
 	})
-	if d := time.Since(start); d > 12*time.Second+interruptGrace+2*killGrace+30*time.Second {
+	if d := time.Since(start); d > 12*time.Second+proctree.InterruptGrace+2*proctree.KillGrace+30*time.Second {
 		t.Errorf("run took %v after a 12s timeout", d)
 	}
 	// The kernel runs in the notebook's folder: nothing may be left there.
@@ -60,42 +60,4 @@ func processesIn(dir string) []int {
 		}
 	}
 	return pids
-}
-
-// TestRunTreeStopsTree: when the context ends, runTree interrupts the
-// children, and what is left of them after the parent exits (here a shell
-// in a session of its own that ignores SIGINT and SIGTERM, and its sleep)
-// is killed: no process is left in the folder they ran in.
-func TestRunTreeStopsTree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes killGrace")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "" INT TERM; sleep 300 & wait' & sleep 300`)
-	cmd.Dir = dir
-	t.Cleanup(func() {
-		for _, p := range processesIn(dir) {
-			syscall.Kill(p, syscall.SIGKILL)
-		}
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		// Cancel once the whole tree runs.
-		for deadline := time.Now().Add(10 * time.Second); len(processesIn(dir)) < 4 && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
-		cancel()
-	}()
-	start := time.Now()
-	err := runTree(ctx, cmd)
-	if d := time.Since(start); d > 10*time.Second+interruptGrace+2*killGrace {
-		t.Errorf("runTree took %v", d)
-	}
-	// sh exits when its sleep dies of the SIGINT, with sleep's status.
-	if err != nil {
-		t.Logf("runTree: %v", err)
-	}
-	if left := processesIn(dir); len(left) > 0 {
-		t.Errorf("processes left running in %s: %v", dir, left)
-	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/jupyter"
 	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/internal/proctree"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -436,7 +437,7 @@ func (r *runner) run(ctx context.Context, path, outDir string) result {
 	if r.verbose != nil {
 		cmd.Stderr = io.MultiWriter(stderr, r.verbose)
 	}
-	err := runTree(ctx, cmd)
+	err := proctree.Run(ctx, cmd)
 	res := result{elapsed: time.Since(start)}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):

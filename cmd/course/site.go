@@ -19,6 +19,7 @@ import (
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/internal/proctree"
 )
 
 var siteCommand = &command{
@@ -372,7 +373,7 @@ func renderPages(ctx context.Context, r *runner, execDir, out string, pages []si
 	cmd.Env = r.env
 	stderr := excerpt.NewTail(stderrTailSize)
 	cmd.Stderr = stderr
-	if err := runTree(ctx, cmd); err != nil {
+	if err := proctree.Run(ctx, cmd); err != nil {
 		return fmt.Errorf("nbconvert --to html failed: %v\n%s", err, strings.Join(stderrLines(stderr.String(), stderrTailLines), "\n"))
 	}
 	for i, p := range pages {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package proctree
 
 import (
 	"context"
@@ -8,19 +8,18 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
-
-	"github.com/attention-in-go/course/internal/proctree"
 )
 
-// Grace periods when stopping nbconvert: how long it gets to finish after
-// its kernel is interrupted, and how long processes get to exit after
-// SIGTERM before SIGKILL.
+// Run's grace periods when stopping a command, such as nbconvert: how long
+// it gets to finish after its descendants (nbconvert's kernel) are
+// interrupted, and how long processes get to exit after SIGTERM before
+// SIGKILL.
 const (
-	interruptGrace = 10 * time.Second
-	killGrace      = 5 * time.Second
+	InterruptGrace = 10 * time.Second
+	KillGrace      = 5 * time.Second
 )
 
-// runTree runs cmd in its own process group and waits for it. When ctx is
+// Run runs cmd in its own process group and waits for it. When ctx is
 // done it stops cmd and its descendants, including those that left the
 // group (Jupyter starts each kernel in a session of its own, and a GoNB
 // kernel whose nbconvert dies keeps running):
@@ -29,17 +28,17 @@ const (
 //     Jupyter's "Interrupt kernel": the running cell stops with "signal:
 //     interrupt", and nbconvert usually finishes and writes the notebook,
 //     which then shows the cell that was running.
-//  2. If nbconvert is still running after interruptGrace, everyone gets
+//  2. If nbconvert is still running after InterruptGrace, everyone gets
 //     SIGTERM (GoNB then stops gopls and the cell's program and removes its
-//     temporary files), and what is left SIGKILL after killGrace
-//     ([proctree.Stop]). If nbconvert exited, what is left of the kernel
-//     is stopped the same way.
+//     temporary files), and what is left SIGKILL after KillGrace
+//     ([Stop]). If nbconvert exited, what is left of the kernel is
+//     stopped the same way.
 //
-// Wait returns at most killGrace after cmd exits even if a process it left
+// Run returns at most KillGrace after cmd exits even if a process it left
 // behind still holds its stderr.
-func runTree(ctx context.Context, cmd *exec.Cmd) error {
+func Run(ctx context.Context, cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = killGrace
+	cmd.WaitDelay = KillGrace
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -51,18 +50,18 @@ func runTree(ctx context.Context, cmd *exec.Cmd) error {
 	case <-ctx.Done():
 	}
 	pid := cmd.Process.Pid
-	kernel := proctree.Descendants(pid)
+	kernel := Descendants(pid)
 	for _, p := range kernel {
 		_ = syscall.Kill(p, syscall.SIGINT)
 	}
 	select {
 	case err := <-done:
 		// nbconvert shuts its kernel down as it exits: stop what is left.
-		proctree.Stop(kernel, pid, killGrace)
+		Stop(kernel, pid, KillGrace)
 		return err
-	case <-time.After(interruptGrace):
+	case <-time.After(InterruptGrace):
 	}
-	proctree.Stop(append(append(kernel, proctree.Descendants(pid)...), pid), pid, killGrace)
+	Stop(append(append(kernel, Descendants(pid)...), pid), pid, KillGrace)
 	return <-done
 }
 

@@ -1,15 +1,15 @@
 //go:build !unix
 
-package main
+package proctree
 
 import (
 	"context"
 	"os/exec"
 )
 
-// runTree runs cmd and waits for it, killing it when ctx is done. Unlike on
-// Unix, the kernel that nbconvert started may survive.
-func runTree(ctx context.Context, cmd *exec.Cmd) error {
+// Run runs cmd and waits for it, killing it when ctx is done. Unlike on
+// Unix, the processes it started, such as nbconvert's kernel, may survive.
+func Run(ctx context.Context, cmd *exec.Cmd) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
