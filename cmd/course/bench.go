@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -74,7 +75,7 @@ func runBench(e *env, fs *flag.FlagSet, args []string) error {
 	if _, err := regexp.Compile(*pattern); err != nil {
 		return usageErrorf("-bench %q is not a regular expression: %v", *pattern, err)
 	}
-	root, err := findRoot(e.dir)
+	root, err := courseroot.Find(e.dir)
 	if err != nil {
 		return err
 	}

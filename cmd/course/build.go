@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -28,7 +29,7 @@ no longer matches the library file PATH it quotes. Notebooks are build output: e
 With -check, build writes nothing and fails if a committed notebook is not
 exactly what the build produces, or if a notebook has no source; CI runs
 it. Directories are relative to the course root (the folder of the go.mod
-of ` + modulePath + `), wherever the command is run from.`,
+of ` + courseroot.ModulePath + `), wherever the command is run from.`,
 	run: runBuild,
 }
 
@@ -47,7 +48,7 @@ func runBuild(e *env, fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	root, err := findRoot(e.dir)
+	root, err := courseroot.Find(e.dir)
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ type target struct {
 // buildTargets returns the lessons' notebooks and, with exercises, the
 // exercise and solution notebooks built from the exercise sources.
 func buildTargets(root, lessons, out, exercises, exercisesOut string, withExercises bool) ([]target, error) {
-	l := layout{root: root, lessons: inRoot(root, lessons), out: inRoot(root, out)}
+	l := layout{root: root, lessons: courseroot.Resolve(root, lessons), out: courseroot.Resolve(root, out)}
 	if l.lessons == l.out {
 		return nil, usageErrorf("-out must not be the lessons folder %s", l.display(l.lessons))
 	}
@@ -100,7 +101,7 @@ func buildTargets(root, lessons, out, exercises, exercisesOut string, withExerci
 	if !withExercises {
 		return ts, nil
 	}
-	src, dst := inRoot(root, exercises), inRoot(root, exercisesOut)
+	src, dst := courseroot.Resolve(root, exercises), courseroot.Resolve(root, exercisesOut)
 	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
 		return ts, nil
 	}
@@ -118,7 +119,7 @@ type layout struct {
 }
 
 // display returns path relative to the course root, for messages.
-func (l layout) display(path string) string { return display(l.root, path) }
+func (l layout) display(path string) string { return courseroot.Rel(l.root, path) }
 
 // readQuoted reads the file a lesson quotes (```go noexec quote=PATH),
 // whose slash-separated path is relative to the course root.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/notebook"
 )
 
@@ -14,7 +15,7 @@ import (
 func newCourse(t *testing.T, lessons map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "go.mod"), "module "+modulePath+"\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(root, "go.mod"), "module "+courseroot.ModulePath+"\n\ngo 1.26\n")
 	for name, content := range lessons {
 		writeFile(t, filepath.Join(root, "lessons", name), content)
 	}
@@ -177,7 +178,7 @@ func TestBuildWarnsAboutOrphans(t *testing.T) {
 // sources in memory and compares them with the committed notebooks,
 // exercises and solutions, like `build -check`.
 func TestCommittedNotebooksUpToDate(t *testing.T) {
-	root, err := findRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}

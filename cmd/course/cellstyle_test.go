@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/lesson"
 )
 
@@ -91,7 +92,7 @@ func (s *signatures) clone() *signatures {
 func librarySignatures(root string) (*signatures, error) {
 	s := newSignatures()
 	err := parseLibrary(root, token.NewFileSet(), parser.SkipObjectResolution, func(rel string, f *ast.File) error {
-		s.add(f, modulePath+"/"+path.Dir(rel)+".")
+		s.add(f, courseroot.ModulePath+"/"+path.Dir(rel)+".")
 		return nil
 	})
 	return s, err
@@ -300,7 +301,7 @@ func callee(call *ast.CallExpr) string {
 // TestCellsCheckErrors checks that no code cell of the lessons and exercise
 // sources discards an error.
 func TestCellsCheckErrors(t *testing.T) {
-	root, err := findRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestCellsCheckErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		found, err := discardedErrors(display(root, p), src, lib)
+		found, err := discardedErrors(courseroot.Rel(root, p), src, lib)
 		if err != nil {
 			t.Error(err)
 		}
@@ -334,7 +335,7 @@ func TestCellsCheckErrors(t *testing.T) {
 // TestDiscardedErrors shows that the check finds a dropped error, and only
 // an error, on small lessons.
 func TestDiscardedErrors(t *testing.T) {
-	root, err := findRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/grade"
 )
 
@@ -143,7 +144,7 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return usageErrorf("%s is not a folder of submissions", fs.Arg(0))
 	}
-	root, err := findRoot(e.dir)
+	root, err := courseroot.Find(e.dir)
 	if err != nil {
 		return err
 	}
@@ -171,8 +172,8 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	} else if !filepath.IsAbs(outDir) {
 		outDir = filepath.Join(e.dir, outDir)
 	}
-	fmt.Fprintf(e.stdout, "grading %s on %s (%d exercises)\n", display(e.dir, dir), a.Source, len(a.Exercises))
-	o := grade.Options{Root: root, Module: modulePath, Out: outDir, Jobs: *jobs,
+	fmt.Fprintf(e.stdout, "grading %s on %s (%d exercises)\n", courseroot.Rel(e.dir, dir), a.Source, len(a.Exercises))
+	o := grade.Options{Root: root, Module: courseroot.ModulePath, Out: outDir, Jobs: *jobs,
 		Timeout: *timeout, Memory: int64(*memory) << 20, Seed: *seed, Unsandboxed: *unsandboxed, Log: e.stdout,
 		Learners: learners, Export: grade.Export{ID: grade.LMSID(*lmsID), Column: *lmsColumn}}
 	if *progress {
@@ -182,7 +183,7 @@ func runGrade(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	at := func(name string) string { return display(e.dir, filepath.Join(outDir, name)) }
+	at := func(name string) string { return courseroot.Rel(e.dir, filepath.Join(outDir, name)) }
 	fmt.Fprintf(e.stdout, "%d learners: report %s, gradebook %s, feedback in %s\n", len(gs), at("report.html"), at("gradebook.csv"), at("feedback"))
 	if _, err := os.Stat(filepath.Join(outDir, "canvas.csv")); err == nil {
 		fmt.Fprintf(e.stdout, "LMS imports: %s, %s\n", at("canvas.csv"), at("moodle.csv"))

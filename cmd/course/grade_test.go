@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attention-in-go/course/internal/courseroot"
 )
 
 func TestGradeUsage(t *testing.T) {
-	root, err := findRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}

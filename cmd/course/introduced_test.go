@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/attention-in-go/course/internal/courseroot"
 )
 
 // introducedRE finds where a doc comment says a symbol is introduced:
@@ -289,7 +291,7 @@ func lessonText(dir, n string) (string, string) {
 // The rule does not check that the mention is the first one, nor that
 // later lessons do not use the symbol too.
 func TestIntroducedInLesson(t *testing.T) {
-	root, err := findRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/jupyter"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -261,7 +262,7 @@ func timed(path string, m claim.Machine) bool {
 }
 
 // display returns path relative to the working directory if it is inside.
-func (e *env) display(path string) string { return display(e.dir, path) }
+func (e *env) display(path string) string { return courseroot.Rel(e.dir, path) }
 
 // notebookPaths returns the notebooks to run: args, relative to the working
 // directory, or else every notebook of the course.
@@ -282,7 +283,7 @@ func notebookPaths(e *env, args []string) ([]string, error) {
 		}
 		return paths, nil
 	}
-	root, err := findRoot(e.dir)
+	root, err := courseroot.Find(e.dir)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -93,11 +94,11 @@ func runSite(e *env, fs *flag.FlagSet, args []string) error {
 	if *timeout < time.Second {
 		return usageErrorf("-timeout %v is too short", *timeout)
 	}
-	root, err := findRoot(e.dir)
+	root, err := courseroot.Find(e.dir)
 	if err != nil {
 		return err
 	}
-	out := inRoot(root, *outFlag)
+	out := courseroot.Resolve(root, *outFlag)
 	if err := checkSiteDir(root, out); err != nil {
 		return usageErrorf("-out %s %v", *outFlag, err)
 	}
