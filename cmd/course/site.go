@@ -10,17 +10,15 @@ import (
 	"html"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/attention-in-go/course/internal/courseroot"
-	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
-	"github.com/attention-in-go/course/internal/proctree"
+	"github.com/attention-in-go/course/internal/runner"
 )
 
 var siteCommand = &command{
@@ -109,7 +107,7 @@ func runSite(e *env, fs *flag.FlagSet, args []string) error {
 	start := time.Now()
 
 	// 1. Execute, with run's runner and report.
-	r, err := newRunner(e, *timeout, *verbose)
+	r, err := e.newRunner(*timeout, *verbose)
 	if err != nil {
 		return err
 	}
@@ -121,11 +119,11 @@ func runSite(e *env, fs *flag.FlagSet, args []string) error {
 	var pages []sitePage
 	failed := 0
 	for _, p := range paths {
-		res := r.run(e.ctx, p, execDir)
-		if !res.report(e.stdout, e.display(p)) {
+		res := r.Run(e.ctx, p, execDir)
+		if !res.Report(e.stdout, e.display(p)) {
 			failed++
 		} else {
-			page, err := newSitePage(root, p, res.nb)
+			page, err := newSitePage(root, p, res.Notebook)
 			if err != nil {
 				return err
 			}
@@ -349,12 +347,12 @@ func copyTree(from, to string) error {
 // renderPages converts the executed notebooks to HTML in out with one run
 // of nbconvert, then fixes up each page: title, navigation between lessons,
 // links to notebooks turned into links to pages.
-func renderPages(ctx context.Context, r *runner, execDir, out string, pages []sitePage, offline bool) error {
+func renderPages(ctx context.Context, r *runner.Runner, execDir, out string, pages []sitePage, offline bool) error {
 	mathjax, requirejs := mathJaxCDN, requireJSCDN
 	if offline {
 		mathjax, requirejs = "assets/mathjax/MathJax.js"+mathJaxConfig, "assets/require.min.js"
 	}
-	args := []string{"nbconvert", "--to", "html", "--template", "lab",
+	args := []string{"--to", "html", "--template", "lab",
 		"--HTMLExporter.mathjax_url=" + mathjax,
 		"--HTMLExporter.require_js_url=" + requirejs,
 		"--output-dir", out}
@@ -370,12 +368,8 @@ func renderPages(ctx context.Context, r *runner, execDir, out string, pages []si
 	}
 	ctx, cancel := context.WithTimeout(ctx, siteTimeout)
 	defer cancel()
-	cmd := exec.Command(r.jupyter, args...)
-	cmd.Env = r.env
-	stderr := excerpt.NewTail(stderrTailSize)
-	cmd.Stderr = stderr
-	if err := proctree.Run(ctx, cmd); err != nil {
-		return fmt.Errorf("nbconvert --to html failed: %v\n%s", err, strings.Join(stderrLines(stderr.String(), stderrTailLines), "\n"))
+	if err := r.Convert(ctx, args...); err != nil {
+		return fmt.Errorf("nbconvert --to html failed: %v", err)
 	}
 	for i, p := range pages {
 		path := filepath.Join(out, p.html())

@@ -24,6 +24,7 @@ import (
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/proctree"
+	"github.com/attention-in-go/course/internal/runner"
 	"github.com/attention-in-go/course/lib/widget"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -147,7 +148,7 @@ func testLesson(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 
 	// The figures: as many img elements, loaded and of a plausible size,
 	// as the cells call viz.Show (and as the kernel sent images).
-	want := max(showCalls(nb, "viz.Show"), notebook.Images(nb))
+	want := max(showCalls(nb, "viz.Show"), runner.Images(nb))
 	if want == 0 {
 		t.Fatalf("%s shows no figures: is it still the lesson with heatmaps?", name)
 	}
@@ -345,7 +346,7 @@ func testSlider(ctx context.Context, t *testing.T, chrome *Chromium, jup *Jupyte
 	t.Logf("%s: the plot changed %v after the slider moved (%dx%d)",
 		name, time.Since(moved).Round(10*time.Millisecond), changed.Width, changed.Height)
 	if nb, err := page.Notebook(); err == nil {
-		for _, f := range notebook.Failures(nb) {
+		for _, f := range runner.Failures(nb) {
 			t.Errorf("cell In[%d] failed: %s", f.Cell, f.FirstLine())
 		}
 	}
@@ -469,7 +470,7 @@ func testAnalysis(ctx context.Context, t *testing.T, page *NotebookPage, name st
 // code cell that did not run.
 func checkCells(t *testing.T, nb *notebook.Notebook) {
 	t.Helper()
-	failures := append(notebook.Failures(nb), notebook.MissingFigures(nb, "viz.Show")...)
+	failures := append(runner.Failures(nb), runner.MissingFigures(nb, "viz.Show")...)
 	for _, f := range failures {
 		t.Errorf("cell In[%d] failed: %s\n%s", f.Cell, f.FirstLine(), indent(f.Text))
 	}

@@ -1,4 +1,4 @@
-package notebook
+package runner
 
 import (
 	"fmt"
@@ -6,24 +6,25 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
-// ClaimFailures checks the claims of an executed notebook's Markdown cells
+// claimFailures checks the claims of an executed notebook's Markdown cells
 // (Course.Claims, see package claim) against what its code cells
 // printed (stdout, and the text of its displayed HTML, Markdown or plain
 // text) and its run time in seconds, on machine m: a timing measured on
 // another machine is not checked ([claim.Claim.Applies]). An exercise
 // notebook is not checked: its stubs compute nothing. A failure names the
 // Markdown cell by the code cell after it.
-func ClaimFailures(nb *Notebook, seconds float64, m claim.Machine) []Failure {
-	if nb.Course.Flavour == FlavourExercise {
+func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Failure {
+	if nb.Course.Flavour == notebook.FlavourExercise {
 		return nil
 	}
 	printed := printedText(nb)
 	var out []Failure
 	n := 0
 	for i, c := range nb.Cells {
-		if c.Type == Code {
+		if c.Type == notebook.Code {
 			n++
 			continue
 		}
@@ -44,17 +45,17 @@ func ClaimFailures(nb *Notebook, seconds float64, m claim.Machine) []Failure {
 	return out
 }
 
-// Timed reports whether the notebook's text states how long something in
+// timedOn reports whether the notebook's text states how long something in
 // it takes on machine m ([claim.Claim.Timing], [claim.Claim.Applies]):
 // such a notebook should run alone there, since what else the machine
 // does changes its timings.
-func Timed(nb *Notebook, m claim.Machine) bool {
+func timedOn(nb *notebook.Notebook, m claim.Machine) bool {
 	return slices.ContainsFunc(timings(nb), func(cl claim.Claim) bool { return cl.Applies(m) })
 }
 
-// TimedElsewhere returns the machines, other than m, on which the
+// timedElsewhere returns the machines, other than m, on which the
 // notebook's text states timings: what a run on m does not check.
-func TimedElsewhere(nb *Notebook, m claim.Machine) []claim.Machine {
+func timedElsewhere(nb *notebook.Notebook, m claim.Machine) []claim.Machine {
 	var out []claim.Machine
 	for _, cl := range timings(nb) {
 		if !cl.Applies(m) && !slices.Contains(out, cl.On) {
@@ -65,7 +66,7 @@ func TimedElsewhere(nb *Notebook, m claim.Machine) []claim.Machine {
 }
 
 // timings returns the timing claims of the notebook's Markdown cells.
-func timings(nb *Notebook) []claim.Claim {
+func timings(nb *notebook.Notebook) []claim.Claim {
 	var out []claim.Claim
 	for _, c := range nb.Cells {
 		for _, line := range c.Course.Claims {
@@ -80,19 +81,19 @@ func timings(nb *Notebook) []claim.Claim {
 // printedText returns what the code cells of an executed notebook printed, in
 // order: stdout, and the text of displayed HTML (tags dropped, such as a
 // training's progress line), Markdown or plain text.
-func printedText(nb *Notebook) string {
+func printedText(nb *notebook.Notebook) string {
 	var printed strings.Builder
 	for _, c := range nb.Cells {
 		for _, o := range c.Outputs {
 			switch o.Type {
-			case Stream:
+			case notebook.Stream:
 				if o.Name == "stdout" {
 					printed.WriteString(o.Text)
 				}
-			case DisplayData, ExecuteResult:
+			case notebook.DisplayData, notebook.ExecuteResult:
 				if t, ok := o.Data["text/html"]; ok {
 					// A training's progress line: <pre>…</pre> and an image.
-					printed.WriteString(HTMLText(t) + "\n")
+					printed.WriteString(htmlText(t) + "\n")
 					continue
 				}
 				for _, mime := range []string{"text/plain", "text/markdown"} {

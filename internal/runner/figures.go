@@ -1,8 +1,10 @@
-package notebook
+package runner
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
 // MissingFigures returns the code cells that call show (for the course,
@@ -11,11 +13,11 @@ import (
 // program that exits while GoNB is still reading the image, or a figure
 // drawn outside a notebook-aware path. Calls on comment lines do not count;
 // a call in a loop may show more images than it has calls, which is fine.
-func MissingFigures(nb *Notebook, show string) []Failure {
+func MissingFigures(nb *notebook.Notebook, show string) []Failure {
 	var missing []Failure
 	n := 0
 	for i, c := range nb.Cells {
-		if c.Type != Code {
+		if c.Type != notebook.Code {
 			continue
 		}
 		n++
@@ -29,7 +31,7 @@ func MissingFigures(nb *Notebook, show string) []Failure {
 		}
 		images := 0
 		for _, o := range c.Outputs {
-			if IsImage(o) {
+			if isImage(o) {
 				images++
 			}
 		}

@@ -1,9 +1,10 @@
-package notebook
+package runner
 
 import (
 	"regexp"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/notebook"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -43,11 +44,11 @@ var stderrFailure = regexp.MustCompile(`panic:|fatal error:|exit status [1-9]|\[
 // Failures returns the failed cells of an executed notebook, in order. A
 // code cell fails if it has an error output or if its stderr shows a panic,
 // a fatal error, a non-zero exit status or a GoNB cell location marker.
-func Failures(nb *Notebook) []Failure {
+func Failures(nb *notebook.Notebook) []Failure {
 	var failures []Failure
 	n := 0
 	for i, c := range nb.Cells {
-		if c.Type != Code {
+		if c.Type != notebook.Code {
 			continue
 		}
 		n++
@@ -58,12 +59,12 @@ func Failures(nb *Notebook) []Failure {
 	return failures
 }
 
-func failed(c Cell) bool {
+func failed(c notebook.Cell) bool {
 	for _, o := range c.Outputs {
-		if o.Type == ErrorOutput {
+		if o.Type == notebook.ErrorOutput {
 			return true
 		}
-		if o.Type == Stream && o.Name == "stderr" && stderrFailure.MatchString(StripANSI(o.Text)) {
+		if o.Type == notebook.Stream && o.Name == "stderr" && stderrFailure.MatchString(stripANSI(o.Text)) {
 			return true
 		}
 	}
@@ -74,17 +75,17 @@ func failed(c Cell) bool {
 // then GoNB's error HTML unless it only repeats the stderr (GoNB renders the
 // stderr lines that point into cells as HTML too), and the error outputs'
 // tracebacks only when there is nothing else.
-func errorText(c Cell) string {
+func errorText(c notebook.Cell) string {
 	var stderr, gonb, tracebacks []string
 	for _, o := range c.Outputs {
 		switch {
-		case o.Type == Stream && o.Name == "stderr":
-			stderr = append(stderr, StripANSI(o.Text))
-		case o.Type == DisplayData || o.Type == ExecuteResult:
+		case o.Type == notebook.Stream && o.Name == "stderr":
+			stderr = append(stderr, stripANSI(o.Text))
+		case o.Type == notebook.DisplayData || o.Type == notebook.ExecuteResult:
 			if h := o.Data["text/html"]; isGoNBError(h) {
-				gonb = append(gonb, HTMLText(h))
+				gonb = append(gonb, htmlText(h))
 			}
-		case o.Type == ErrorOutput:
+		case o.Type == notebook.ErrorOutput:
 			tracebacks = append(tracebacks, tracebackText(o))
 		}
 	}
@@ -104,9 +105,9 @@ func errorText(c Cell) string {
 	return strings.Join(kept, "\n")
 }
 
-func tracebackText(o Output) string {
+func tracebackText(o notebook.Output) string {
 	if len(o.Traceback) > 0 {
-		return StripANSI(strings.Join(o.Traceback, "\n"))
+		return stripANSI(strings.Join(o.Traceback, "\n"))
 	}
 	if o.EName != "" && o.EValue != "" {
 		return o.EName + ": " + o.EValue
@@ -123,8 +124,8 @@ func isGoNBError(h string) bool {
 // ansiEscape matches ANSI escape sequences (colours, cursor movement).
 var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]`)
 
-// StripANSI removes ANSI escape sequences from s.
-func StripANSI(s string) string {
+// stripANSI removes ANSI escape sequences from s.
+func stripANSI(s string) string {
 	return ansiEscape.ReplaceAllString(s, "")
 }
 
@@ -132,11 +133,11 @@ func StripANSI(s string) string {
 // execute_result outputs with image/png, image/jpeg or image/svg+xml data,
 // or HTML containing an <img> or an <svg> (GoNB's DisplaySVG sends SVG as
 // HTML).
-func Images(nb *Notebook) int {
+func Images(nb *notebook.Notebook) int {
 	n := 0
 	for _, c := range nb.Cells {
 		for _, o := range c.Outputs {
-			if IsImage(o) {
+			if isImage(o) {
 				n++
 			}
 		}
@@ -144,9 +145,9 @@ func Images(nb *Notebook) int {
 	return n
 }
 
-// IsImage reports whether o displays an image; see [Images].
-func IsImage(o Output) bool {
-	if o.Type != DisplayData && o.Type != ExecuteResult {
+// isImage reports whether o displays an image; see [Images].
+func isImage(o notebook.Output) bool {
+	if o.Type != notebook.DisplayData && o.Type != notebook.ExecuteResult {
 		return false
 	}
 	for _, mime := range []string{"image/png", "image/jpeg", "image/svg+xml"} {
@@ -158,13 +159,13 @@ func IsImage(o Output) bool {
 	return strings.Contains(h, "<img") || strings.Contains(h, "<svg")
 }
 
-// HTMLText returns the plain text of an HTML fragment: tags are removed,
+// htmlText returns the plain text of an HTML fragment: tags are removed,
 // block elements and <br> become line breaks, entities are decoded, and
 // <style> and <script> elements are dropped, as are GoNB's hidden
 // "gonb-err-context" blocks (the source around an error, shown on hover).
 // Lines are trimmed; blank lines and the "# gonb_…" header of go build
 // errors in GoNB's temporary package are dropped.
-func HTMLText(h string) string {
+func htmlText(h string) string {
 	var b strings.Builder
 	z := html.NewTokenizer(strings.NewReader(h))
 	var stack []bool // per open element: whether its content is dropped

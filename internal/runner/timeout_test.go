@@ -1,8 +1,10 @@
 //go:build unix
 
-package main
+package runner
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,13 +22,18 @@ func TestRunTimeout(t *testing.T) {
 	start := time.Now()
 	// 12 s leaves the first cell time to compile on a busy machine, so
 	// that the timeout hits the second.
-	code, stdout, stderr := runCourse(t, dir, "run", "-timeout", "12s", "slow.ipynb")
-	if code != exitFailed {
-		t.Errorf("run: status %d, want %d\nstderr: %s", code, exitFailed, stderr)
+	r, err := New(context.Background(), Options{Timeout: 12 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Run(context.Background(), filepath.Join(dir, "slow.ipynb"), t.TempDir())
+	var out bytes.Buffer
+	if res.Report(&out, "slow.ipynb") {
+		t.Error("Report: the notebook passed, want it to time out")
 	}
 	// The kernel is interrupted, and nbconvert writes the notebook, which
 	// shows the cell that was running.
-	checkLines(t, stdout, []string{
+	checkLines(t, out.String(), []string{
 		`FAIL slow\.ipynb  \d+\.\ds  1 of 2 cells failed`,
 		`  timed out after 12s`,
 		`  cell In\[2\]: time\.Sleep\(time\.Hour\)`,
@@ -35,7 +42,7 @@ func TestRunTimeout(t *testing.T) {
 		`      (.*: )?signal: interrupt`,
 	})
 	if d := time.Since(start); d > 12*time.Second+proctree.InterruptGrace+2*proctree.KillGrace+30*time.Second {
-		t.Errorf("run took %v after a 12s timeout", d)
+		t.Errorf("Run took %v after a 12s timeout", d)
 	}
 	// The kernel runs in the notebook's folder: nothing may be left there.
 	time.Sleep(time.Second)

@@ -1,24 +1,25 @@
-package notebook
+package runner
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/lib/exercise"
 )
 
-// CheckFailures returns the check cells (Course.Check) of an
+// checkFailures returns the check cells (Course.Check) of an
 // executed exercise or solution notebook that did not report as they
 // should: every check cell must print a lib/check report ending in
 // "points: X/Y", and with full, X must equal Y. An exercise notebook
 // whose stubs panic with "TODO" passes (its checks report "not done
 // yet" and 0 points, without failing the cell); a solution notebook must
 // score full marks.
-func CheckFailures(nb *Notebook, full bool) []Failure {
+func checkFailures(nb *notebook.Notebook, full bool) []Failure {
 	var out []Failure
 	n := 0
 	for i, c := range nb.Cells {
-		if c.Type != Code {
+		if c.Type != notebook.Code {
 			continue
 		}
 		n++
@@ -28,7 +29,7 @@ func CheckFailures(nb *Notebook, full bool) []Failure {
 		}
 		var text strings.Builder
 		for _, o := range c.Outputs {
-			if o.Type == Stream && o.Name == "stdout" {
+			if o.Type == notebook.Stream && o.Name == "stdout" {
 				text.WriteString(o.Text)
 			}
 		}

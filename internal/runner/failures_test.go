@@ -1,16 +1,18 @@
-package notebook
+package runner
 
 import (
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
-// TestFailuresProbe scans the executed probe notebook (see testdata/README.md),
-// a real nbconvert + GoNB output.
+// TestFailuresProbe scans the executed probe notebook, a real nbconvert +
+// GoNB output (see internal/notebook/testdata/README.md).
 func TestFailuresProbe(t *testing.T) {
-	nb, err := ReadFile(filepath.Join("testdata", "probe.executed.ipynb"))
+	nb, err := notebook.ReadFile(filepath.Join("..", "notebook", "testdata", "probe.executed.ipynb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestFailuresProbe(t *testing.T) {
 		if f.FirstLine() != w.firstLine {
 			t.Errorf("In[%d] FirstLine = %q, want %q", w.cell, f.FirstLine(), w.firstLine)
 		}
-		if nb.Cells[f.Index].Source != f.Source || nb.Cells[f.Index].Type != Code {
+		if nb.Cells[f.Index].Source != f.Source || nb.Cells[f.Index].Type != notebook.Code {
 			t.Errorf("In[%d] Index %d does not point at the cell", w.cell, f.Index)
 		}
 		for _, s := range w.text {
@@ -70,42 +72,42 @@ func TestFailuresProbe(t *testing.T) {
 }
 
 func TestFailures(t *testing.T) {
-	stderr := func(s string) Output { return Output{Type: Stream, Name: "stderr", Text: s} }
-	stdout := func(s string) Output { return Output{Type: Stream, Name: "stdout", Text: s} }
+	stderr := func(s string) notebook.Output { return notebook.Output{Type: notebook.Stream, Name: "stderr", Text: s} }
+	stdout := func(s string) notebook.Output { return notebook.Output{Type: notebook.Stream, Name: "stdout", Text: s} }
 	tests := []struct {
 		name     string
-		outputs  []Output
+		outputs  []notebook.Output
 		wantFail bool
 		wantText string
 	}{
 		{"no outputs", nil, false, ""},
-		{"stdout only", []Output{stdout("panic: not really, just printed\n")}, false, ""},
-		{"harmless stderr", []Output{stderr("warning: something\n")}, false, ""},
-		{"exit status 0", []Output{stderr("exit status 0\n")}, false, ""},
-		{"exit status 10", []Output{stderr("exit status 10\n")}, true, "exit status 10"},
-		{"panic on stderr", []Output{stderr("panic: x\n")}, true, "panic: x"},
-		{"fatal error", []Output{stderr("fatal error: all goroutines are asleep - deadlock!\n")}, true, "fatal error: all goroutines are asleep - deadlock!"},
-		{"cell marker in colour", []Output{stderr("\x1b[7m[[ Cell [1] Line 2 ]]\x1b[0m oops\n")}, true, "[[ Cell [1] Line 2 ]] oops"},
-		{"error output with ANSI traceback", []Output{{Type: ErrorOutput, EName: "NameError", EValue: "x",
+		{"stdout only", []notebook.Output{stdout("panic: not really, just printed\n")}, false, ""},
+		{"harmless stderr", []notebook.Output{stderr("warning: something\n")}, false, ""},
+		{"exit status 0", []notebook.Output{stderr("exit status 0\n")}, false, ""},
+		{"exit status 10", []notebook.Output{stderr("exit status 10\n")}, true, "exit status 10"},
+		{"panic on stderr", []notebook.Output{stderr("panic: x\n")}, true, "panic: x"},
+		{"fatal error", []notebook.Output{stderr("fatal error: all goroutines are asleep - deadlock!\n")}, true, "fatal error: all goroutines are asleep - deadlock!"},
+		{"cell marker in colour", []notebook.Output{stderr("\x1b[7m[[ Cell [1] Line 2 ]]\x1b[0m oops\n")}, true, "[[ Cell [1] Line 2 ]] oops"},
+		{"error output with ANSI traceback", []notebook.Output{{Type: notebook.ErrorOutput, EName: "NameError", EValue: "x",
 			Traceback: []string{"\x1b[0;31mNameError\x1b[0m: x", "line 2"}}}, true, "NameError: x\nline 2"},
-		{"error output without traceback", []Output{{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 1"}}, true, "ERROR: exit status 1"},
-		{"stderr preferred over the error value", []Output{stderr("boom\nexit status 1\n"),
-			{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 1", Traceback: []string{"exit status 1"}}}, true, "boom\nexit status 1"},
-		{"GoNB error HTML beside unrelated stderr", []Output{stderr("log line\n"),
-			{Type: DisplayData, Data: map[string]string{"text/html": `<style>.gonb-err-location{}</style><div class="jp-RenderedText" data-mime-type="application/vnd.jupyter.stderr"><div> # gonb_abc123</div><div><span class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 1</span> <span class="gonb-err-location">./main.go:7:3: </span></span>x declared and not used<div class="gonb-err-context">` + "\nx := 1\n" + `<div class="gonb-err-line">x := 1</div></div></div></div>`}},
-			{Type: ErrorOutput, EName: "ERROR", EValue: "failed to run go build"}}, true, "log line\nCell[2]: Line 1 ./main.go:7:3: x declared and not used"},
-		{"GoNB error HTML repeating a panic's stderr is left out", []Output{stderr("panic: x\n\t\x1b[7m[[ Cell [2] Line 4 ]]\x1b[0m main.go:9\n"),
-			{Type: DisplayData, Data: map[string]string{"text/html": `<div class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 4</span></div>`}}},
+		{"error output without traceback", []notebook.Output{{Type: notebook.ErrorOutput, EName: "ERROR", EValue: "exit status 1"}}, true, "ERROR: exit status 1"},
+		{"stderr preferred over the error value", []notebook.Output{stderr("boom\nexit status 1\n"),
+			{Type: notebook.ErrorOutput, EName: "ERROR", EValue: "exit status 1", Traceback: []string{"exit status 1"}}}, true, "boom\nexit status 1"},
+		{"GoNB error HTML beside unrelated stderr", []notebook.Output{stderr("log line\n"),
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": `<style>.gonb-err-location{}</style><div class="jp-RenderedText" data-mime-type="application/vnd.jupyter.stderr"><div> # gonb_abc123</div><div><span class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 1</span> <span class="gonb-err-location">./main.go:7:3: </span></span>x declared and not used<div class="gonb-err-context">` + "\nx := 1\n" + `<div class="gonb-err-line">x := 1</div></div></div></div>`}},
+			{Type: notebook.ErrorOutput, EName: "ERROR", EValue: "failed to run go build"}}, true, "log line\nCell[2]: Line 1 ./main.go:7:3: x declared and not used"},
+		{"GoNB error HTML repeating a panic's stderr is left out", []notebook.Output{stderr("panic: x\n\t\x1b[7m[[ Cell [2] Line 4 ]]\x1b[0m main.go:9\n"),
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": `<div class="gonb-err-hover-area"><span class="gonb-cell-line-info">Cell[2]: Line 4</span></div>`}}},
 			true, "panic: x\n\t[[ Cell [2] Line 4 ]] main.go:9"},
-		{"plain HTML output is not error text", []Output{{Type: DisplayData, Data: map[string]string{"text/html": "<b>table</b>"}},
-			{Type: ErrorOutput, EName: "ERROR", EValue: "exit status 2"}}, true, "ERROR: exit status 2"},
+		{"plain HTML output is not error text", []notebook.Output{{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<b>table</b>"}},
+			{Type: notebook.ErrorOutput, EName: "ERROR", EValue: "exit status 2"}}, true, "ERROR: exit status 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			nb := &Notebook{Cells: []Cell{
-				{Type: Markdown, Source: "# T"},
-				{Type: Code, Source: "%%\nfmt.Println(1)"},
-				{Type: Code, Source: "\n%%\n\nx := 1", Outputs: tt.outputs},
+			nb := &notebook.Notebook{Cells: []notebook.Cell{
+				{Type: notebook.Markdown, Source: "# T"},
+				{Type: notebook.Code, Source: "%%\nfmt.Println(1)"},
+				{Type: notebook.Code, Source: "\n%%\n\nx := 1", Outputs: tt.outputs},
 			}}
 			got := Failures(nb)
 			if !tt.wantFail {
@@ -131,21 +133,21 @@ func TestFailures(t *testing.T) {
 func TestIsImage(t *testing.T) {
 	tests := []struct {
 		name string
-		o    Output
+		o    notebook.Output
 		want bool
 	}{
-		{"png", Output{Type: DisplayData, Data: map[string]string{"image/png": "iVBOR", "text/plain": "<Figure>"}}, true},
-		{"svg mime", Output{Type: DisplayData, Data: map[string]string{"image/svg+xml": "<svg/>"}}, true},
-		{"jpeg result", Output{Type: ExecuteResult, Data: map[string]string{"image/jpeg": "/9j/"}}, true},
-		{"html img", Output{Type: DisplayData, Data: map[string]string{"text/html": `<p>x</p><IMG src="a.png">`}}, true},
-		{"html svg (GoNB DisplaySVG)", Output{Type: DisplayData, Data: map[string]string{"text/html": `<div><svg width="1"></svg></div>`}}, true},
-		{"html without image", Output{Type: DisplayData, Data: map[string]string{"text/html": "<b>imgs: 0</b>"}}, false},
-		{"text", Output{Type: ExecuteResult, Data: map[string]string{"text/plain": "<img>"}}, false},
-		{"stream", Output{Type: Stream, Name: "stdout", Text: "<img>"}, false},
+		{"png", notebook.Output{Type: notebook.DisplayData, Data: map[string]string{"image/png": "iVBOR", "text/plain": "<Figure>"}}, true},
+		{"svg mime", notebook.Output{Type: notebook.DisplayData, Data: map[string]string{"image/svg+xml": "<svg/>"}}, true},
+		{"jpeg result", notebook.Output{Type: notebook.ExecuteResult, Data: map[string]string{"image/jpeg": "/9j/"}}, true},
+		{"html img", notebook.Output{Type: notebook.DisplayData, Data: map[string]string{"text/html": `<p>x</p><IMG src="a.png">`}}, true},
+		{"html svg (GoNB DisplaySVG)", notebook.Output{Type: notebook.DisplayData, Data: map[string]string{"text/html": `<div><svg width="1"></svg></div>`}}, true},
+		{"html without image", notebook.Output{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<b>imgs: 0</b>"}}, false},
+		{"text", notebook.Output{Type: notebook.ExecuteResult, Data: map[string]string{"text/plain": "<img>"}}, false},
+		{"stream", notebook.Output{Type: notebook.Stream, Name: "stdout", Text: "<img>"}, false},
 	}
 	for _, tt := range tests {
-		if got := IsImage(tt.o); got != tt.want {
-			t.Errorf("%s: IsImage = %v, want %v", tt.name, got, tt.want)
+		if got := isImage(tt.o); got != tt.want {
+			t.Errorf("%s: isImage = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
@@ -168,8 +170,8 @@ func TestHTMLText(t *testing.T) {
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
-		if got := HTMLText(tt.in); got != tt.want {
-			t.Errorf("%s: HTMLText = %q, want %q", tt.name, got, tt.want)
+		if got := htmlText(tt.in); got != tt.want {
+			t.Errorf("%s: htmlText = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
@@ -182,8 +184,8 @@ func TestStripANSI(t *testing.T) {
 		{"plain [text]", "plain [text]"},
 	}
 	for _, tt := range tests {
-		if got := StripANSI(tt.in); got != tt.want {
-			t.Errorf("StripANSI(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := stripANSI(tt.in); got != tt.want {
+			t.Errorf("stripANSI(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

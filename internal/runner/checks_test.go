@@ -1,15 +1,17 @@
-package notebook
+package runner
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
 func TestCheckFailures(t *testing.T) {
-	checkCell := func(stdout string) Cell {
-		c := Cell{Type: Code, Source: "%%\ncheck.F(F)", Course: CellCourse{Check: "f"}}
+	checkCell := func(stdout string) notebook.Cell {
+		c := notebook.Cell{Type: notebook.Code, Source: "%%\ncheck.F(F)", Course: notebook.CellCourse{Check: "f"}}
 		if stdout != "" {
-			c.Outputs = []Output{{Type: Stream, Name: "stdout", Text: stdout}}
+			c.Outputs = []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: stdout}}
 		}
 		return c
 	}
@@ -26,8 +28,8 @@ func TestCheckFailures(t *testing.T) {
 		{"no output", "", true, `printed no "points: X/Y" line`},
 	}
 	for _, tc := range tests {
-		nb := &Notebook{Cells: []Cell{{Type: Code, Source: "x := 1"}, checkCell(tc.out)}}
-		fs := CheckFailures(nb, tc.full)
+		nb := &notebook.Notebook{Cells: []notebook.Cell{{Type: notebook.Code, Source: "x := 1"}, checkCell(tc.out)}}
+		fs := checkFailures(nb, tc.full)
 		switch {
 		case tc.failed == "" && len(fs) > 0:
 			t.Errorf("%s: got failure %q, want none", tc.name, fs[0].Text)

@@ -1,0 +1,469 @@
+// Package runner executes the course's notebooks headless, as a reader
+// would with "Run All": Jupyter's nbconvert runs each one through the GoNB
+// kernel, and the executed notebook is judged by its outputs, not by
+// nbconvert's exit status (which is 0 when a Go cell panics). A notebook
+// fails when a cell shows an error output or a panic, a compile error or a
+// non-zero exit status on stderr ([Failures]); when a figure a cell shows
+// goes missing ([MissingFigures]); when a check cell of an exercise or
+// solution notebook does not report as it should; or when a claim of its
+// text (internal/claim) no longer holds for what it printed or how long it
+// ran.
+//
+// A [Runner] holds the jupyter program and the environment the kernels
+// get. [Runner.Run] executes one notebook and [Result.Report] says how it
+// went; [Runner.RunAll] runs a batch — several at once, each under the
+// kernel classes asked for, a notebook whose text times this machine
+// alone — and reports each in the order given. When the context ends,
+// the kernel is interrupted and nbconvert's process tree stopped
+// ([proctree.Run]). `course run` and `course site` are its commands.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/build"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/excerpt"
+	"github.com/attention-in-go/course/internal/jupyter"
+	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/internal/proctree"
+	"github.com/attention-in-go/course/lib/backend"
+)
+
+// stderrTailLines is how much of nbconvert's stderr a report shows when
+// nbconvert fails; failureLines is how much of a cell's error it shows.
+const (
+	stderrTailLines = 20
+	failureLines    = 15
+)
+
+// Options configures a [Runner].
+type Options struct {
+	// Timeout limits the run of each notebook; it is also nbconvert's
+	// limit per cell.
+	Timeout time.Duration
+	// Verbose, if not nil, gets a copy of nbconvert's stderr, with the
+	// kernel's log, as the notebooks run.
+	Verbose io.Writer
+	// FindJupyter locates the jupyter program; nil means [jupyter.Find].
+	FindJupyter func() (string, error)
+}
+
+// Runner executes notebooks with nbconvert.
+type Runner struct {
+	jupyter string
+	env     []string // the child's environment
+	timeout time.Duration
+	verbose io.Writer // nbconvert's stderr is copied here if not nil
+	suffix  string    // ends the executed notebook's name: its kernel class, when named
+}
+
+// New returns a Runner, or an error that says how to install what is
+// missing: Jupyter, or its gonb kernel.
+func New(ctx context.Context, o Options) (*Runner, error) {
+	find := o.FindJupyter
+	if find == nil {
+		find = jupyter.Find
+	}
+	program, err := find()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, jupyter.SetupAdvice)
+	}
+	r := &Runner{jupyter: program, env: childEnv(), timeout: o.Timeout, verbose: o.Verbose}
+	if err := jupyter.CheckKernel(ctx, r.jupyter, r.env, "gonb"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Batch is what [Runner.RunAll] runs.
+type Batch struct {
+	// Paths are the notebooks, in the order their reports come.
+	Paths []string
+	// Classes, if any, are the kernel classes each notebook runs under,
+	// one after the other: each class's switches replace the
+	// environment's, and the report names the class of each run. None
+	// means one run of each notebook with the environment's kernels.
+	Classes []backend.Class
+	// Jobs is how many notebooks run at once (at least 1); a notebook
+	// whose text states a timing of this machine runs alone.
+	Jobs int
+	// OutDir is where the executed notebooks go.
+	OutDir string
+	// Name returns how the report names the notebook at path.
+	Name func(path string) string
+}
+
+// RunAll runs the notebooks of b and writes each one's report to w, in
+// the order given, as soon as it and those before it are done, then a
+// line that says how many failed, if any; it returns that number. Each
+// kernel class gets a checkpoint folder of its own (COURSE_CACHE), new
+// for the run, so that a notebook never loads a model another run, or
+// another class, trained. Once ctx ends, no more notebooks start.
+func (r *Runner) RunAll(ctx context.Context, w io.Writer, b Batch) (failed int, err error) {
+	caches, err := os.MkdirTemp("", "course-checkpoints-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(caches)
+
+	// A job is one notebook under one kernel class; the classes are run
+	// one after the other, each over every notebook.
+	type job struct {
+		path  string
+		class backend.Class
+	}
+	named := len(b.Classes) > 0
+	var todo []job
+	for _, c := range b.Classes {
+		for _, p := range b.Paths {
+			todo = append(todo, job{p, c})
+		}
+	}
+	if !named { // the environment's kernels
+		c := backend.Class{Name: backend.KernelsWith(r.env)}
+		for _, p := range b.Paths {
+			todo = append(todo, job{path: p, class: c})
+		}
+	}
+
+	// Up to b.Jobs notebooks run at once, started in the order given;
+	// each is reported, in that order, as soon as it and those before it
+	// are done. Once the run is interrupted, no more notebooks start.
+	results := make([]chan Result, len(todo))
+	for i := range results {
+		results[i] = make(chan Result, 1)
+	}
+	next := make(chan int, len(todo))
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	// A notebook whose text states how long something takes on this
+	// machine runs alone: it holds the lock, the others share it (a
+	// waiting Lock stops new RLocks, so the order given is kept).
+	var alone sync.RWMutex
+	for range min(max(b.Jobs, 1), len(todo)) {
+		go func() {
+			for i := range next {
+				if ctx.Err() != nil {
+					close(results[i])
+					continue
+				}
+				j := todo[i]
+				m := runMachine(j.class.Name)
+				lock, unlock := alone.RLock, alone.RUnlock
+				if runsAlone(j.path, m) {
+					lock, unlock = alone.Lock, alone.Unlock
+				}
+				lock()
+				res := r.withClass(j.class, named, caches).Run(ctx, j.path, b.OutDir)
+				res.Machine = m
+				results[i] <- res
+				unlock()
+			}
+		}()
+	}
+	for i, j := range todo {
+		res, ran := <-results[i]
+		if !ran {
+			break
+		}
+		name := b.Name(j.path)
+		if named {
+			name += "  [" + j.class.Name + "]"
+		}
+		if !res.Report(w, name) {
+			failed++
+		}
+	}
+	if failed > 0 {
+		what := "notebooks"
+		if named {
+			what = "notebook runs"
+		}
+		fmt.Fprintf(w, "%d of %d %s failed\n", failed, len(todo), what)
+	}
+	return failed, nil
+}
+
+// withClass returns a runner whose notebooks use the kernels of class c
+// (when named, its switches replace any of the environment's) and keep
+// their checkpoints in a folder of caches of that class's own.
+func (r *Runner) withClass(c backend.Class, named bool, caches string) *Runner {
+	rc := *r
+	rc.env = slices.DeleteFunc(slices.Clone(r.env), func(kv string) bool {
+		return strings.HasPrefix(kv, courseCacheEnv+"=") || named && strings.HasPrefix(kv, "GOMLX_SIMD_")
+	})
+	slug := strings.ToLower(strings.ReplaceAll(c.Name, " ", "-"))
+	if named {
+		rc.env = append(rc.env, c.Env...)
+		rc.suffix = "." + slug
+	}
+	rc.env = append(rc.env, courseCacheEnv+"="+filepath.Join(caches, slug))
+	return &rc
+}
+
+// courseCacheEnv names the folder of trained checkpoints (lib/train.Dir).
+const courseCacheEnv = "COURSE_CACHE"
+
+// childEnv returns the environment for nbconvert: ours, with $(go env
+// GOPATH)/bin first on the PATH, where gonb and its tools are installed,
+// and COURSE_HEADLESS=1, which tells the cells that no browser is attached
+// (lib/explore then draws its starting picture instead of waiting for
+// GoNB's sliders to answer).
+func childEnv() []string {
+	bin := filepath.Join(goPath(), "bin")
+	path := bin
+	if old := os.Getenv("PATH"); old != "" {
+		path += string(filepath.ListSeparator) + old
+	}
+	env := []string{"PATH=" + path, headlessEnv + "=1"}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, headlessEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// headlessEnv is set in the environment of headless notebook runs.
+const headlessEnv = "COURSE_HEADLESS"
+
+// goPath returns the first entry of `go env GOPATH`.
+func goPath() string {
+	out, err := exec.Command("go", "env", "GOPATH").Output()
+	gopath := strings.TrimSpace(string(out))
+	if err != nil || gopath == "" {
+		gopath = build.Default.GOPATH
+	}
+	return filepath.SplitList(gopath)[0]
+}
+
+// Result is the outcome of executing one notebook.
+type Result struct {
+	// Machine is where it ran, its kernels and cores, as RunAll sets
+	// it: the text's timings measured there are checked. Run leaves it
+	// zero, and no timing is checked.
+	Machine  claim.Machine
+	Elapsed  time.Duration
+	Notebook *notebook.Notebook // the executed notebook, if nbconvert wrote it
+	Err      error              // a timeout, or why nbconvert failed
+	Stderr   []string           // the end of nbconvert's stderr, if it failed
+}
+
+// Run executes the notebook at path, writing the executed copy to outDir
+// (named after the notebook, with its folder's name first for exercises/
+// and solutions/), and returns what happened; [Result.Report] says it.
+func (r *Runner) Run(ctx context.Context, path, outDir string) Result {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	if dir := filepath.Base(filepath.Dir(path)); dir == "exercises" || dir == "solutions" {
+		name = dir + "-" + name // exercises/01-x and solutions/01-x side by side in -keep
+	}
+	name += r.suffix // and the runs of each kernel class
+	out := filepath.Join(outDir, name+".ipynb")
+	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return Result{Err: err}
+	}
+	cmd := exec.Command(r.jupyter, "nbconvert",
+		"--to", "notebook", "--execute", "--allow-errors",
+		"--ExecutePreprocessor.timeout="+strconv.Itoa(int(r.timeout.Seconds())),
+		"--output-dir", outDir, "--output", name, path)
+	cmd.Env = r.env
+	cmd.Dir = filepath.Dir(path)
+	stderr := excerpt.NewTail(stderrTailSize)
+	cmd.Stderr = stderr
+	if r.verbose != nil {
+		cmd.Stderr = io.MultiWriter(stderr, r.verbose)
+	}
+	err := proctree.Run(ctx, cmd)
+	res := Result{Elapsed: time.Since(start)}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.Err = fmt.Errorf("timed out after %v", r.timeout)
+	case ctx.Err() != nil:
+		res.Err = fmt.Errorf("interrupted: %v", ctx.Err())
+	case err != nil:
+		res.Err = fmt.Errorf("nbconvert failed: %v", err)
+	}
+	// After a timeout, nbconvert usually still writes the notebook, in which
+	// the interrupted cell shows.
+	nb, readErr := notebook.ReadFile(out)
+	switch {
+	case readErr == nil:
+		res.Notebook = nb
+	case res.Err == nil:
+		res.Err = readErr
+	}
+	if res.Notebook == nil {
+		res.Stderr = stderrLines(stderr.String(), stderrTailLines)
+	}
+	return res
+}
+
+// Convert runs `jupyter nbconvert ARGS` with the runner's environment,
+// as Run does, for conversions that run no code (the site's HTML pages).
+// When ctx ends, nbconvert's process tree is stopped. An error ends with
+// the last lines of nbconvert's stderr.
+func (r *Runner) Convert(ctx context.Context, args ...string) error {
+	cmd := exec.Command(r.jupyter, append([]string{"nbconvert"}, args...)...)
+	cmd.Env = r.env
+	stderr := excerpt.NewTail(stderrTailSize)
+	cmd.Stderr = stderr
+	if err := proctree.Run(ctx, cmd); err != nil {
+		return fmt.Errorf("%v\n%s", err, strings.Join(stderrLines(stderr.String(), stderrTailLines), "\n"))
+	}
+	return nil
+}
+
+// Report prints the result for the notebook shown as name and reports
+// whether it passed: the run did not fail or time out, no cell failed, no
+// figure a cell shows went missing, every check cell of an exercise or
+// solution notebook reported as it should, and every claim of the text
+// holds.
+func (res Result) Report(w io.Writer, name string) bool {
+	secs := fmt.Sprintf("%.1fs", res.Elapsed.Seconds())
+	var failures []Failure
+	if res.Notebook != nil {
+		failures = Failures(res.Notebook)
+		failures = append(failures, MissingFigures(res.Notebook, "viz.Show")...)
+		if f := res.Notebook.Course.Flavour; f != "" {
+			failures = append(failures, checkFailures(res.Notebook, f == notebook.FlavourSolution)...)
+		}
+		failures = append(failures, claimFailures(res.Notebook, res.Elapsed.Seconds(), res.Machine)...)
+		slices.SortFunc(failures, func(a, b Failure) int { return a.Cell - b.Cell })
+	}
+	if res.Err == nil && len(failures) == 0 {
+		fmt.Fprintf(w, "ok   %s  %s  %d cells  %d images\n", name, secs, res.Notebook.CodeCells(), Images(res.Notebook))
+		res.reportElsewhere(w)
+		return true
+	}
+	fmt.Fprintf(w, "FAIL %s  %s", name, secs)
+	if res.Notebook != nil {
+		claims := 0
+		for _, f := range failures {
+			if res.Notebook.Cells[f.Index].Type == notebook.Markdown {
+				claims++
+			}
+		}
+		if cells := len(failures) - claims; cells > 0 || claims == 0 {
+			fmt.Fprintf(w, "  %d of %d cells failed", cells, res.Notebook.CodeCells())
+		}
+		if claims > 0 {
+			fmt.Fprintf(w, "  %d claims of the text do not hold", claims)
+		}
+	}
+	fmt.Fprintln(w)
+	if res.Err != nil {
+		fmt.Fprintf(w, "  %v\n", res.Err)
+	}
+	for _, f := range failures {
+		if res.Notebook.Cells[f.Index].Type == notebook.Markdown {
+			fmt.Fprintf(w, "  text before In[%d]: %s\n", f.Cell, f.FirstLine())
+		} else {
+			fmt.Fprintf(w, "  cell In[%d]: %s\n", f.Cell, f.FirstLine())
+		}
+		for _, line := range limitLines(f.Text, failureLines) {
+			fmt.Fprintf(w, "      %s\n", line)
+		}
+	}
+	if len(res.Stderr) > 0 {
+		fmt.Fprintf(w, "  nbconvert's stderr ends with:\n")
+		for _, line := range res.Stderr {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	}
+	res.reportElsewhere(w)
+	return false
+}
+
+// reportElsewhere says which of the text's timings this run did not check:
+// those measured on another machine.
+func (res Result) reportElsewhere(w io.Writer) {
+	if res.Notebook == nil {
+		return
+	}
+	var on []string
+	for _, m := range timedElsewhere(res.Notebook, res.Machine) {
+		on = append(on, m.String())
+	}
+	if len(on) == 0 {
+		return
+	}
+	if timedOn(res.Notebook, res.Machine) {
+		fmt.Fprintf(w, "     (checked the text's timings for %s, this run's machine; not those for %s)\n", res.Machine, strings.Join(on, " and "))
+		return
+	}
+	fmt.Fprintf(w, "     (timings not checked: the text's are for %s, this run is on %s)\n", strings.Join(on, " and "), res.Machine)
+}
+
+// limitLines returns the lines of s, at most max of them, the last one
+// saying how many were left out.
+func limitLines(s string, max int) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= max {
+		return lines
+	}
+	return append(lines[:max-1], fmt.Sprintf("… (%d more lines)", len(lines)-max+1))
+}
+
+// stderrTailSize is how much of the end of nbconvert's stderr a run keeps.
+const stderrTailSize = 256 << 10
+
+// klogLine matches the log lines GoNB writes to stderr (klog format: I1122
+// 21:23:21.889721   10142 file.go:237] …), which are noise in a report.
+var klogLine = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^ ]+:\d+\]`)
+
+// goStackLine matches the lines of a Go stack trace, which some of GoNB's
+// log lines are followed by.
+var goStackLine = regexp.MustCompile(`^(goroutine \d+ \[.*\]:|\t.*|created by .*|[\w./*()-]+\(.*\)(\s+\+0x[0-9a-f]+)?)$`)
+
+// stderrLines returns the last n lines of stderr that are not blank,
+// GoNB's log lines, or stack traces following those.
+func stderrLines(stderr string, n int) []string {
+	var lines []string
+	inLog := false
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimRight(stripANSI(line), " \r\t")
+		switch {
+		case klogLine.MatchString(line):
+			inLog = true
+		case inLog && goStackLine.MatchString(line):
+		case line == "":
+		default:
+			inLog = false
+			lines = append(lines, line)
+		}
+	}
+	return lines[max(0, len(lines)-n):]
+}
+
+// runMachine is the machine a notebook runs on with the kernels named: its
+// timings are held to the text's only if the text measured them there.
+func runMachine(kernels string) claim.Machine {
+	return claim.Machine{Kernels: kernels, Cores: runtime.GOMAXPROCS(0)}
+}
+
+// runsAlone reports whether the notebook at path states timings on machine
+// m ([timedOn]); one that cannot be read runs alone, and its run reports
+// why.
+func runsAlone(path string, m claim.Machine) bool {
+	nb, err := notebook.ReadFile(path)
+	return err != nil || timedOn(nb, m)
+}

@@ -1,0 +1,370 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/lib/backend"
+)
+
+func TestReport(t *testing.T) {
+	probe, err := notebook.ReadFile(filepath.Join("..", "notebook", "testdata", "probe.executed.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fine := &notebook.Notebook{Cells: []notebook.Cell{
+		{Type: notebook.Markdown, Source: "# T"},
+		{Type: notebook.Code, Source: "%%\nplot()", Outputs: []notebook.Output{
+			{Type: notebook.DisplayData, Data: map[string]string{"image/png": "iVBOR"}},
+		}},
+	}}
+	drifted := &notebook.Notebook{Cells: []notebook.Cell{
+		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Course: notebook.CellCourse{Claims: []string{`"50.7%" ~ /accuracy ([\d.]+)%/`}}},
+		{Type: notebook.Code, Source: "%%\nrun()", Outputs: []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "accuracy 48.2%\n"}}},
+	}}
+	tests := []struct {
+		name   string
+		res    Result
+		wantOK bool
+		want   []string // lines, in order, each a regexp matching a whole line
+	}{
+		{
+			name:   "ok",
+			res:    Result{Elapsed: 23400 * time.Millisecond, Notebook: fine},
+			wantOK: true,
+			want:   []string{`ok   notebooks/x\.ipynb  23\.4s  1 cells  1 images`},
+		},
+		{
+			name: "failed cells",
+			res:  Result{Elapsed: 4 * time.Second, Notebook: probe},
+			want: []string{
+				`FAIL notebooks/x\.ipynb  4\.0s  6 of 14 cells failed`,
+				`  cell In\[2\]: panic\("boom"\)`,
+				`      panic: boom`,
+				`  cell In\[3\]: fmt\.Println\(undefinedVar\)`,
+				`      Cell\[3\]: Line 2 \./main\.go:11:13: undefined: undefinedVar`,
+				`  cell In\[4\]: import "os"`,
+				`      exit status 3`,
+				`  cell In\[11\]: import "log"`,
+				`  cell In\[12\]: var m map\[string\]int`,
+				`  cell In\[13\]: func f\(\) int \{ return "x" \}`,
+			},
+		},
+		{
+			name: "a claim of the text drifted",
+			res:  Result{Elapsed: 2 * time.Second, Notebook: drifted},
+			want: []string{
+				`FAIL notebooks/x\.ipynb  2\.0s  1 claims of the text do not hold`,
+				`  text before In\[1\]: # T`,
+				`      claim "50\.7%" ~ /accuracy \(\[\\d\.\]\+\)%/: the text says 50\.7, the notebook computed 48\.2 \(tolerance as rounded\)`,
+			},
+		},
+		{
+			name: "timeout",
+			res:  Result{Elapsed: time.Minute, Err: errors.New("timed out after 1m0s"), Stderr: []string{"last words"}},
+			want: []string{`FAIL notebooks/x\.ipynb  60\.0s`, `  timed out after 1m0s`, `  nbconvert's stderr ends with:`, `    last words`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if ok := tt.res.Report(&out, "notebooks/x.ipynb"); ok != tt.wantOK {
+				t.Errorf("report = %v, want %v", ok, tt.wantOK)
+			}
+			checkLines(t, out.String(), tt.want)
+		})
+	}
+}
+
+// checkLines checks that the lines of out include lines matching the
+// regexps of want, in order.
+func checkLines(t *testing.T, out string, want []string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	i := 0
+	for _, w := range want {
+		re := regexp.MustCompile("^" + w + "$")
+		for i < len(lines) && !re.MatchString(lines[i]) {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
+			return
+		}
+		i++
+	}
+}
+
+func TestLimitLines(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want []string
+	}{
+		{"a\nb\n", 3, []string{"a", "b"}},
+		{"a\nb\nc", 3, []string{"a", "b", "c"}},
+		{"a\nb\nc\nd\ne", 3, []string{"a", "b", "… (3 more lines)"}},
+	}
+	for _, tt := range tests {
+		got := limitLines(tt.in, tt.max)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("limitLines(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestStderrLines(t *testing.T) {
+	stderr := "[NbConvertApp] Converting notebook x.ipynb to notebook\n" +
+		"I1122 21:23:21.889721   10142 dispatcher.go:237] \x1b[7;39;32m[ae55557e]\x1b[0m Shutting down\n\n" +
+		"Traceback (most recent call last):\n" +
+		"W1122 21:23:21.892924   10142 exec.go:124] gopls failed\n" +
+		"goroutine 1 [running]:\ngithub.com/janpfeifer/gonb/internal/util.GetStackTrace(...)\n\t/root/go/pkg/mod/x.go:16\n" +
+		"github.com/x/y.(*Client).stopLocked(0x1cd98ebd4008)\n\t/root/y.go:179 +0x85\nmain.main()\n" +
+		"nbclient.exceptions.CellTimeoutError: A cell timed out\n"
+	got := stderrLines(stderr, 2)
+	want := []string{"Traceback (most recent call last):", "nbclient.exceptions.CellTimeoutError: A cell timed out"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stderrLines(…, 2) = %q, want %q", got, want)
+	}
+}
+
+// requireJupyter skips the tests that run notebooks in -short mode or without Jupyter
+// and the gonb kernel.
+func requireJupyter(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs Jupyter: skipped in -short mode")
+	}
+	if _, err := New(context.Background(), Options{Timeout: time.Minute}); err != nil {
+		t.Skip(err)
+	}
+}
+
+// writeNotebook builds a lesson source into dir/name.ipynb without the
+// setup cell (these cells do not import the course).
+func writeNotebook(t *testing.T, dir, name, src string) {
+	t.Helper()
+	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := notebook.Builder{}.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runAll runs b with a runner of a minute per notebook, notebooks named by
+// their file name, and returns the report and how many failed.
+func runAll(t *testing.T, b Batch) (report string, failed int) {
+	t.Helper()
+	r, err := New(context.Background(), Options{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Name = filepath.Base
+	var out bytes.Buffer
+	failed, err = r.RunAll(context.Background(), &out, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), failed
+}
+
+func TestRunNotebooks(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	writeNotebook(t, dir, "good", "# Good\n```go\n%%\nfmt.Println(\"hi\")\n```\n```go\nfunc two() int { return 2 }\n```\n")
+	writeNotebook(t, dir, "bad", "# Bad\n```go\n%%\nfmt.Println(\"fine\")\n```\n"+
+		"```go\n%%\npanic(\"boom\")\n```\n```go\n%%\nfmt.Println(nope)\n```\n")
+	// With 2 jobs both notebooks run at once, and the report keeps the order
+	// given: bad, whose three cells take longer, before good.
+	for _, tt := range []struct {
+		jobs  string
+		order []string
+	}{
+		{"1", []string{"good.ipynb", "bad.ipynb"}},
+		{"2", []string{"bad.ipynb", "good.ipynb"}},
+	} {
+		t.Run("j="+tt.jobs, func(t *testing.T) {
+			keep := filepath.Join(dir, "out"+tt.jobs)
+			jobs, _ := strconv.Atoi(tt.jobs)
+			var paths []string
+			for _, name := range tt.order {
+				paths = append(paths, filepath.Join(dir, name))
+			}
+			stdout, failed := runAll(t, Batch{Paths: paths, Jobs: jobs, OutDir: keep})
+			if failed != 1 {
+				t.Errorf("RunAll: %d failed, want 1", failed)
+			}
+			good := []string{`ok   good\.ipynb  \d+\.\ds  2 cells  0 images`}
+			bad := []string{
+				`FAIL bad\.ipynb  \d+\.\ds  2 of 3 cells failed`,
+				`  cell In\[2\]: panic\("boom"\)`,
+				`      panic: boom`,
+				`  cell In\[3\]: fmt\.Println\(nope\)`,
+				`      Cell\[3\]: Line 2 \./main\.go:\d+:\d+: undefined: nope`,
+			}
+			want := append(good, bad...)
+			if tt.order[0] == "bad.ipynb" {
+				want = append(bad, good...)
+			}
+			checkLines(t, stdout, append(want, `1 of 2 notebooks failed`))
+			for _, name := range tt.order {
+				if _, err := notebook.ReadFile(filepath.Join(keep, name)); err != nil {
+					t.Errorf("executed notebook not kept: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestChildEnvIsHeadless checks that headless runs tell the cells so, once,
+// whatever the parent's environment says.
+func TestChildEnvIsHeadless(t *testing.T) {
+	t.Setenv(headlessEnv, "0")
+	n := 0
+	for _, kv := range childEnv() {
+		if strings.HasPrefix(kv, headlessEnv+"=") {
+			n++
+			if kv != headlessEnv+"=1" {
+				t.Errorf("childEnv has %s, want %s=1", kv, headlessEnv)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("childEnv sets %s %d times, want once", headlessEnv, n)
+	}
+}
+
+// TestRunJobsTimedAlone: with 2 jobs, notebooks without timings of this
+// machine run side by side, and a notebook that states a timing measured
+// on this machine runs alone, in the order given. Each notebook sleeps 3 s in a cell; their cells' execution times
+// (to the second, as GoNB stamps them) show what ran together.
+func TestRunJobsTimedAlone(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	sleep := "```go\n%%\ntime.Sleep(3 * time.Second)\nfmt.Println(\"slept\")\n```\n"
+	for _, name := range []string{"a", "d"} {
+		writeNotebook(t, dir, name, "# "+name+"\n"+sleep)
+	}
+	// c states timings measured on this machine and on another, b only on
+	// another: only c runs alone, and the report says which were checked.
+	here := runMachine(backend.KernelsWith(childEnv()))
+	other := here
+	other.Cores++
+	timing := func(m claim.Machine) string {
+		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n<!-- claims\n\"3 s\" ~ notebook ×10 on %s\n-->\n\n", m.Cores, m.Kernels, m.Label())
+	}
+	writeNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
+	writeNotebook(t, dir, "c", "# c\n\n"+timing(here)+timing(other)+sleep)
+	var paths []string
+	for _, name := range []string{"a", "b", "c", "d"} {
+		paths = append(paths, filepath.Join(dir, name+".ipynb"))
+	}
+	stdout, failed := runAll(t, Batch{Paths: paths, Jobs: 2, OutDir: filepath.Join(dir, "out")})
+	if failed != 0 {
+		t.Fatalf("RunAll: %d failed\n%s", failed, stdout)
+	}
+	checkLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
+		regexp.QuoteMeta(fmt.Sprintf("     (timings not checked: the text's are for %s, this run is on %s)", other, here)),
+		`ok   c\.ipynb .*`,
+		regexp.QuoteMeta(fmt.Sprintf("     (checked the text's timings for %s, this run's machine; not those for %s)", here, other)),
+		`ok   d\.ipynb .*`})
+	type span struct{ start, end time.Time }
+	spans := map[string]span{}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		nb, err := notebook.ReadFile(filepath.Join(dir, "out", name+".ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s span
+		for _, c := range nb.Cells {
+			exec, _ := c.Metadata["execution"].(map[string]any)
+			start, err1 := time.Parse(time.RFC3339, fmt.Sprint(exec["iopub.execute_input"]))
+			end, err2 := time.Parse(time.RFC3339, fmt.Sprint(exec["shell.execute_reply"]))
+			if c.Type != notebook.Code || err1 != nil || err2 != nil {
+				continue
+			}
+			if s.start.IsZero() {
+				s.start = start
+			}
+			s.end = end
+		}
+		if s.start.IsZero() {
+			t.Fatalf("%s: no execution times in the executed notebook", name)
+		}
+		spans[name] = s
+	}
+	if a, b := spans["a"], spans["b"]; !b.start.Before(a.end) {
+		t.Errorf("a (%v–%v) and b (%v–%v), without timings of this machine, did not run side by side", a.start, a.end, b.start, b.end)
+	}
+	if c := spans["c"]; c.start.Before(spans["a"].end) || c.start.Before(spans["b"].end) {
+		t.Errorf("c, which states a timing, started at %v, before a and b ended (%v, %v)", c.start, spans["a"].end, spans["b"].end)
+	}
+	if d := spans["d"]; d.start.Before(spans["c"].end) {
+		t.Errorf("d started at %v, before c, which runs alone, ended at %v", d.start, spans["c"].end)
+	}
+}
+
+// TestRunKernels: with every class this machine can run, RunAll runs each notebook under every class this
+// machine can run, in order, each with the class's switches (whatever the
+// parent's environment says) and a checkpoint folder of its own; the
+// report names the class of each run.
+func TestRunKernels(t *testing.T) {
+	requireJupyter(t)
+	dir := t.TempDir()
+	writeNotebook(t, dir, "env", "# env\n```go\n%%\nfmt.Printf(\"avx512=%q avx2=%q cache=%q\\n\", os.Getenv(\"GOMLX_SIMD_AVX512\"), os.Getenv(\"GOMLX_SIMD_AVX2\"), os.Getenv(\"COURSE_CACHE\"))\n```\n")
+	t.Setenv("GOMLX_SIMD_AVX2", "false") // must not leak into the runs of named classes
+	classes := backend.Classes()
+	stdout, failed := runAll(t, Batch{Paths: []string{filepath.Join(dir, "env.ipynb")}, Classes: classes, Jobs: 2, OutDir: filepath.Join(dir, "out")})
+	if failed != 0 {
+		t.Fatalf("RunAll: %d failed\n%s", failed, stdout)
+	}
+	var want []string
+	caches := map[string]bool{}
+	for _, c := range classes {
+		want = append(want, `ok   env\.ipynb  \[`+regexp.QuoteMeta(c.Name)+`\] .*`)
+		slug := strings.ToLower(strings.ReplaceAll(c.Name, " ", "-"))
+		nb, err := notebook.ReadFile(filepath.Join(dir, "out", "env."+slug+".ipynb"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		out := nb.Cells[len(nb.Cells)-1].Outputs
+		if len(out) == 0 {
+			t.Fatalf("%s: the cell printed nothing", c.Name)
+		}
+		var avx512, avx2, cache string
+		if _, err := fmt.Sscanf(strings.TrimSpace(out[0].Text), "avx512=%q avx2=%q cache=%q", &avx512, &avx2, &cache); err != nil {
+			t.Fatalf("%s: %q: %v", c.Name, out[0].Text, err)
+		}
+		env := []string{"GOMLX_SIMD_AVX512=" + avx512, "GOMLX_SIMD_AVX2=" + avx2}
+		if got := backend.KernelsWith(env); got != c.Name {
+			t.Errorf("the %s run had %q, which selects %s", c.Name, env, got)
+		}
+		if cache == "" || caches[cache] || !strings.HasSuffix(cache, slug) {
+			t.Errorf("the %s run's COURSE_CACHE is %q: want a folder of its own", c.Name, cache)
+		}
+		caches[cache] = true
+		if _, err := os.Stat(cache); err == nil {
+			t.Errorf("the %s run's checkpoint folder %s is left behind", c.Name, cache)
+		}
+	}
+	checkLines(t, stdout, want)
+
+}
