@@ -173,36 +173,3 @@ func TestBuildWarnsAboutOrphans(t *testing.T) {
 		t.Errorf("build: status %d, stderr %q; want 0 and %q", code, stderr, want)
 	}
 }
-
-// TestCommittedNotebooksUpToDate builds the course's lessons and exercise
-// sources in memory and compares them with the committed notebooks,
-// exercises and solutions, like `build -check`.
-func TestCommittedNotebooksUpToDate(t *testing.T) {
-	root, err := courseroot.Find(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sources, _ := filepath.Glob(filepath.Join(root, "lessons", "*.md")); len(sources) == 0 {
-		t.Skip("no lessons/*.md yet")
-	}
-	targets, err := buildTargets(root, "lessons", "notebooks", "lessons/exercises", ".", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tg := range targets {
-		builds, err := buildAll(tg.layout, tg.builder)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msgs, err := problems(tg.layout, builds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range msgs {
-			t.Error(m)
-		}
-		if len(msgs) > 0 {
-			t.Log(staleAdvice)
-		}
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/runner"
@@ -139,7 +140,7 @@ func writeNotebook(t *testing.T, dir, name, src string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, err := notebook.Builder{}.Build(l)
+	nb, err := build.Builder{}.Build(l)
 	if err != nil {
 		t.Fatal(err)
 	}

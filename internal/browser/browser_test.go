@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/grade"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -602,7 +603,7 @@ func buildFixture(t *testing.T, src, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, err := notebook.Default.Build(l)
+	nb, err := build.Default.Build(l)
 	if err != nil {
 		t.Fatal(err)
 	}

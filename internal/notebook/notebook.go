@@ -1,8 +1,8 @@
 // Package notebook reads and writes Jupyter notebooks (nbformat 4) for the
-// course: it builds notebooks from parsed lessons, serialises them exactly
-// as Python's nbformat does, and reads executed notebooks back. (Which
-// cells of an executed notebook failed is the runner's judgement:
-// internal/runner.)
+// course: it serialises them exactly as Python's nbformat does and reads
+// executed notebooks back. (The notebooks are built from lessons by
+// internal/build; which cells of an executed notebook failed is the
+// runner's judgement, internal/runner.)
 //
 // Serialisation matches nbformat.write byte for byte (keys sorted, one-space
 // indentation, non-ASCII kept as UTF-8, multi-line strings split into lists

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -20,7 +21,7 @@ func TestClaimsBuiltAndChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, err := notebook.Default.Build(l)
+	nb, err := build.Default.Build(l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestTimed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nb, err := (&notebook.Builder{}).Build(l)
+		nb, err := (&build.Builder{}).Build(l)
 		if err != nil {
 			t.Fatal(err)
 		}

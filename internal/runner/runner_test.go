@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -160,7 +161,7 @@ func writeNotebook(t *testing.T, dir, name, src string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, err := notebook.Builder{}.Build(l)
+	nb, err := build.Builder{}.Build(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package build
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/internal/lesson"
-	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/lib/check"
 )
 
@@ -15,8 +14,8 @@ import (
 // exercise and check cell against lib/check's registry: the id must be
 // registered and the points must be the spec's, so that the notebook, the
 // check cell and the grader agree.
-func exerciseBuilder(b notebook.Builder) notebook.Builder {
-	return notebook.Builder{Transforms: append([]lesson.Transform{registered}, b.Transforms...), Flavour: b.Flavour}
+func exerciseBuilder(b Builder) Builder {
+	return Builder{Transforms: append([]lesson.Transform{registered}, b.Transforms...), Flavour: b.Flavour}
 }
 
 func registered(l *lesson.Lesson) ([]lesson.Cell, error) {

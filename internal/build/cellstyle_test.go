@@ -1,10 +1,11 @@
-package main
+package build
 
 import (
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -387,4 +388,24 @@ func TestDiscardedErrors(t *testing.T) {
 	if _, err := discardedErrors("l.md", []byte(head+"```go\n%%\nx, _ := := 1\n```\n"), lib); err == nil {
 		t.Error("a cell that does not parse: no error, want one")
 	}
+}
+
+// parseLibrary parses the non-test Go files under root/lib with mode and
+// calls fn with each file and its path relative to root, slash-separated
+// (lib/attention/score.go).
+func parseLibrary(root string, fset *token.FileSet, mode parser.Mode, fn func(rel string, f *ast.File) error) error {
+	return filepath.WalkDir(filepath.Join(root, "lib"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, p, nil, mode)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), f)
+	})
 }

@@ -1,4 +1,18 @@
-package notebook
+// Package build builds the course's notebooks from their lesson sources:
+// notebooks/ from lessons/, and exercises/ and solutions/ from
+// lessons/exercises/, with the setup cell, the course's metadata
+// (internal/notebook's Course and CellCourse), content-derived cell ids,
+// and the checks that hold a source to what it quotes, claims and grades
+// (Lesson.CheckQuotes, the claims of internal/claim, the exercises
+// registered in lib/check). [Target.BuildAll] builds a folder of sources
+// in memory; [Layout.Write] writes the notebooks and [Layout.Check]
+// compares them with those on disk (`course build -check`).
+//
+// The tests of this package also hold the course's sources to the
+// library: TestCommittedNotebooksUpToDate (the committed notebooks are
+// what the sources build) and TestCellsCheckErrors (no code cell of a
+// lesson drops an error).
+package build
 
 import (
 	"crypto/sha256"
@@ -6,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
 )
 
 // GoVersion is the Go version recorded in the notebooks' language_info.
@@ -22,7 +37,8 @@ type Builder struct {
 	// cells are converted.
 	Transforms []lesson.Transform
 	// Flavour, when set, is recorded as the notebook's Course.Flavour:
-	// FlavourExercise or FlavourSolution (see [CheckFailures]).
+	// notebook.FlavourExercise or notebook.FlavourSolution, which tells
+	// the runner how the check cells must report.
 	Flavour string
 }
 
@@ -32,8 +48,8 @@ type Builder struct {
 // Course: stored as {"course": {"exercise": ID, "points": N}} or
 // {"course": {"check": ID}}.
 var (
-	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: FlavourExercise}
-	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: FlavourSolution}
+	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: notebook.FlavourExercise}
+	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: notebook.FlavourSolution}
 )
 
 // Default is the Builder of the notebooks in notebooks/: the lesson's cells
@@ -43,24 +59,24 @@ var Default = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.Inse
 // Build returns the notebook for l. Cell ids are derived from the lesson's
 // slug and each cell's type and source (see [CellID]), so they are stable
 // across rebuilds and change only for the cells that change.
-func (b Builder) Build(l *lesson.Lesson) (*Notebook, error) {
+func (b Builder) Build(l *lesson.Lesson) (*notebook.Notebook, error) {
 	l, err := l.Apply(b.Transforms...)
 	if err != nil {
 		return nil, err
 	}
-	nb := &Notebook{
+	nb := &notebook.Notebook{
 		Metadata:      Metadata(),
-		Course:        Course{Source: l.Path, Generated: GeneratedNote, Flavour: b.Flavour},
+		Course:        notebook.Course{Source: l.Path, Generated: GeneratedNote, Flavour: b.Flavour},
 		NBFormatMinor: 5,
 	}
 	ids := make(map[string]int)
 	for _, lc := range l.Cells {
-		c := Cell{Type: string(lc.Kind), Source: lc.Source}
+		c := notebook.Cell{Type: string(lc.Kind), Source: lc.Source}
 		switch {
 		case lc.Exercise != "":
-			c.Course = CellCourse{Exercise: lc.Exercise, Points: lc.Points}
+			c.Course = notebook.CellCourse{Exercise: lc.Exercise, Points: lc.Points}
 		case lc.Check != "":
-			c.Course = CellCourse{Check: lc.Check}
+			c.Course = notebook.CellCourse{Check: lc.Check}
 		case len(lc.Claims) > 0:
 			for _, cl := range lc.Claims {
 				c.Course.Claims = append(c.Course.Claims, cl.Line)
