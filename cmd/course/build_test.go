@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -42,8 +43,8 @@ func TestBuildWritesThenUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := nb.Course.Source; got != "lessons/01-a.md" {
-		t.Errorf("metadata course.source = %v, want lessons/01-a.md", got)
+	if m, _, _ := coursemeta.Read(nb); m.Source != "lessons/01-a.md" {
+		t.Errorf("metadata course.source = %v, want lessons/01-a.md", m.Source)
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(root, "notebooks", ".*")); len(leftovers) > 0 {
 		t.Errorf("temporary files left behind: %v", leftovers)

@@ -1,7 +1,7 @@
 // Package build builds the course's notebooks from their lesson sources:
 // notebooks/ from lessons/, and exercises/ and solutions/ from
 // lessons/exercises/, with the setup cell, the course's metadata
-// (internal/notebook's Course and CellCourse), content-derived cell ids,
+// (internal/coursemeta), content-derived cell ids,
 // and the checks that hold a source to what it quotes, claims and grades
 // (Lesson.CheckQuotes, the claims of internal/claim, the exercises
 // registered in lib/check). [Target.BuildAll] builds a folder of sources
@@ -19,6 +19,7 @@ import (
 	"encoding/hex"
 	"strconv"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -36,20 +37,20 @@ type Builder struct {
 	// Transforms are applied in order to a copy of the lesson before its
 	// cells are converted.
 	Transforms []lesson.Transform
-	// Flavour, when set, is recorded as the notebook's Course.Flavour:
-	// notebook.FlavourExercise or notebook.FlavourSolution, which tells
-	// the runner how the check cells must report.
+	// Flavour, when set, is recorded in the notebook's course metadata:
+	// coursemeta.FlavourExercise or coursemeta.FlavourSolution, which
+	// tells the runner how the check cells must report.
 	Flavour string
 }
 
 // Exercises and Solutions are the Builders of the notebooks in exercises/
 // and solutions/, built from lessons/exercises/: stubs for learners, and
 // the worked solutions. Exercise and check cells carry their id in their
-// Course: stored as {"course": {"exercise": ID, "points": N}} or
+// course metadata: {"course": {"exercise": ID, "points": N}} or
 // {"course": {"check": ID}}.
 var (
-	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: notebook.FlavourExercise}
-	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: notebook.FlavourSolution}
+	Exercises = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Exercise}, Flavour: coursemeta.FlavourExercise}
+	Solutions = Builder{Transforms: []lesson.Transform{lesson.Claimed, lesson.InsertSetup, lesson.Solution}, Flavour: coursemeta.FlavourSolution}
 )
 
 // Default is the Builder of the notebooks in notebooks/: the lesson's cells
@@ -64,24 +65,23 @@ func (b Builder) Build(l *lesson.Lesson) (*notebook.Notebook, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb := &notebook.Notebook{
-		Metadata:      Metadata(),
-		Course:        notebook.Course{Source: l.Path, Generated: GeneratedNote, Flavour: b.Flavour},
-		NBFormatMinor: 5,
-	}
+	nb := &notebook.Notebook{Metadata: Metadata(), NBFormatMinor: 5}
+	coursemeta.Set(nb, coursemeta.Notebook{Source: l.Path, Generated: GeneratedNote, Flavour: b.Flavour})
 	ids := make(map[string]int)
 	for _, lc := range l.Cells {
 		c := notebook.Cell{Type: string(lc.Kind), Source: lc.Source}
+		var meta coursemeta.Cell
 		switch {
 		case lc.Exercise != "":
-			c.Course = notebook.CellCourse{Exercise: lc.Exercise, Points: lc.Points}
+			meta = coursemeta.Cell{Exercise: lc.Exercise, Points: lc.Points}
 		case lc.Check != "":
-			c.Course = notebook.CellCourse{Check: lc.Check}
+			meta = coursemeta.Cell{Check: lc.Check}
 		case len(lc.Claims) > 0:
 			for _, cl := range lc.Claims {
-				c.Course.Claims = append(c.Course.Claims, cl.Line)
+				meta.Claims = append(meta.Claims, cl.Line)
 			}
 		}
+		coursemeta.SetCell(&c, meta)
 		id := CellID(l.Slug, c.Type, c.Source)
 		ids[id]++
 		if n := ids[id]; n > 1 {

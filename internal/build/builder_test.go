@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -104,8 +105,8 @@ func TestBuild(t *testing.T) {
 	if got, want := nb.Cells[7].ID, nb.Cells[6].ID+"-2"; got != want {
 		t.Errorf("repeated cell id = %q, want %q", got, want)
 	}
-	if got := nb.Course.Source; got != "internal/build/testdata/golden.md" {
-		t.Errorf("metadata course.source = %v, want internal/build/testdata/golden.md", got)
+	if m, _, _ := coursemeta.Read(nb); m.Source != "internal/build/testdata/golden.md" {
+		t.Errorf("metadata course.source = %v, want internal/build/testdata/golden.md", m.Source)
 	}
 }
 

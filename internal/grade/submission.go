@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -182,11 +183,14 @@ func cells(data []byte) (source string, out []codeCell, ignored []string, err er
 			ignored = append(ignored, fmt.Sprintf("code %v: the cell was ignored", p))
 		}
 	}
+	// The course's metadata as far as it can be read: a field of the wrong
+	// type is left out, as the decoder leaves out those of nbformat.
+	meta, metas, _ := coursemeta.Read(nb)
 	for i, c := range nb.Cells {
 		if c.Type != notebook.Code || unreadable[i+1] {
 			continue
 		}
-		cc := codeCell{number: i + 1, source: c.Source, exercise: c.Course.Exercise, check: c.Course.Check}
+		cc := codeCell{number: i + 1, source: c.Source, exercise: metas[i].Exercise, check: metas[i].Check}
 		if first, _, _ := strings.Cut(strings.TrimSpace(c.Source), "\n"); cc.exercise == "" {
 			if id, _, ok := lesson.ParseMarker(first); ok {
 				cc.exercise = id
@@ -194,5 +198,5 @@ func cells(data []byte) (source string, out []codeCell, ignored []string, err er
 		}
 		out = append(out, cc)
 	}
-	return nb.Course.Source, out, ignored, nil
+	return meta.Source, out, ignored, nil
 }

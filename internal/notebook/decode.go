@@ -12,7 +12,7 @@ import (
 // nbformat 4 gives it.
 type DecodeError struct {
 	Cell  int    // 1-based position of the cell among all cells; 0 for the notebook's own fields
-	Field string // the JSON path in the cell or notebook: "source", "metadata.course.points", "outputs[2].text"
+	Field string // the JSON path in the cell or notebook: "source", "metadata", "outputs[2].text"
 	Msg   string // what is wrong: "want a string or a list of strings, got a number"
 }
 
@@ -116,9 +116,7 @@ func (d *decoder) notebook(data []byte) (*Notebook, error) {
 		return nil, err
 	}
 	var err error
-	if nb.Metadata, err = d.metadata(j.Metadata, 0, "metadata", func(v any) error {
-		return d.readCourse(v, &nb.Course, 0, "metadata.course")
-	}); err != nil {
+	if nb.Metadata, err = d.metadata(j.Metadata, 0, "metadata"); err != nil {
 		return nil, err
 	}
 	for i, raw := range j.Cells {
@@ -146,9 +144,7 @@ func (d *decoder) cell(raw json.RawMessage, n int, c *Cell) error {
 	if err != nil {
 		return err
 	}
-	if c.Metadata, err = d.metadata(jc.Metadata, n, "metadata", func(v any) error {
-		return d.readCellCourse(v, &c.Course, n, "metadata.course")
-	}); err != nil {
+	if c.Metadata, err = d.metadata(jc.Metadata, n, "metadata"); err != nil {
 		return err
 	}
 	if len(jc.Outputs) == 0 || string(jc.Outputs) == "null" {
@@ -192,7 +188,7 @@ func (d *decoder) output(raw json.RawMessage, n int, field string, o *Output) (o
 	if err != nil {
 		return false, err
 	}
-	if o.Metadata, err = d.metadata(jo.Metadata, n, field+".metadata", nil); err != nil {
+	if o.Metadata, err = d.metadata(jo.Metadata, n, field+".metadata"); err != nil {
 		return false, err
 	}
 	if len(jo.Data) == 0 || string(jo.Data) == "null" {
@@ -236,10 +232,9 @@ func (d *decoder) into(raw json.RawMessage, v any, cell int, field, want string)
 	return nil
 }
 
-// metadata decodes a metadata object as encoding/json does with UseNumber,
-// and passes its "course" key, if any, to course, without keeping it. A
-// missing object is nil.
-func (d *decoder) metadata(raw json.RawMessage, cell int, field string, course func(any) error) (map[string]any, error) {
+// metadata decodes a metadata object as encoding/json does with UseNumber.
+// A missing object is nil.
+func (d *decoder) metadata(raw json.RawMessage, cell int, field string) (map[string]any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -248,12 +243,6 @@ func (d *decoder) metadata(raw json.RawMessage, cell int, field string, course f
 	var m map[string]any
 	if dec.Decode(&m) != nil {
 		return nil, d.problem(cell, field, "want an object, got "+rawType(raw))
-	}
-	if v, ok := m["course"]; ok && course != nil {
-		delete(m, "course")
-		if err := course(v); err != nil {
-			return nil, err
-		}
 	}
 	return m, nil
 }

@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestCourseRoundTrip: the course's metadata is read into the typed
-// fields, and every other key, inside "course" or not, is written back.
-func TestCourseRoundTrip(t *testing.T) {
+// TestMetadataRoundTrip: metadata, the notebook's and the cells', is kept
+// as read, whatever its keys (the course's own object among them), and
+// written back.
+func TestMetadataRoundTrip(t *testing.T) {
 	in := `{"nbformat": 4, "nbformat_minor": 5,
 	  "metadata": {"course": {"source": "lessons/exercises/01-x.md", "generated": "g", "flavour": "solution", "future": [1, 2.5]},
 	               "kernelspec": {"name": "gonb"}, "jupytext": {"formats": "ipynb,md"}},
@@ -24,23 +25,12 @@ func TestCourseRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCourse := Course{Source: "lessons/exercises/01-x.md", Generated: "g", Flavour: FlavourSolution, other: map[string]any{"future": []any{json.Number("1"), json.Number("2.5")}}}
-	if !reflect.DeepEqual(nb.Course, wantCourse) {
-		t.Errorf("Course = %+v, want %+v", nb.Course, wantCourse)
+	wantCourse := map[string]any{"source": "lessons/exercises/01-x.md", "generated": "g", "flavour": "solution", "future": []any{json.Number("1"), json.Number("2.5")}}
+	if got := nb.Metadata["course"]; !reflect.DeepEqual(got, wantCourse) {
+		t.Errorf(`Metadata["course"] = %#v, want %#v`, got, wantCourse)
 	}
-	if _, ok := nb.Metadata["course"]; ok {
-		t.Error(`Metadata keeps "course", want it only in Course`)
-	}
-	wantCells := []CellCourse{
-		{Exercise: "softmax", Points: 2, other: map[string]any{"hint": "x"}},
-		{Check: "softmax"},
-		{Claims: []string{`"50.7%" = 50.7`}},
-		{},
-	}
-	for i, want := range wantCells {
-		if got := nb.Cells[i].Course; !reflect.DeepEqual(got, want) {
-			t.Errorf("cell %d: Course = %+v, want %+v", i+1, got, want)
-		}
+	if got, want := nb.Cells[0].Metadata["course"], map[string]any{"exercise": "softmax", "points": json.Number("2"), "hint": "x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf(`cell 1: Metadata["course"] = %#v, want %#v`, got, want)
 	}
 	out, err := Marshal(nb)
 	if err != nil {
@@ -62,17 +52,6 @@ func TestCourseRoundTrip(t *testing.T) {
 	}
 }
 
-func TestMarshalRejectsUntypedCourse(t *testing.T) {
-	for _, nb := range []*Notebook{
-		{Metadata: map[string]any{"course": map[string]any{"source": "x"}}},
-		{Cells: []Cell{{ID: "a", Type: Code, Metadata: map[string]any{"course": map[string]any{"check": "f"}}}}},
-	} {
-		if _, err := Marshal(nb); err == nil || !strings.Contains(err.Error(), "set the Course field instead") {
-			t.Errorf("Marshal of %+v: error %v, want one about the Course field", nb, err)
-		}
-	}
-}
-
 func TestUnmarshalErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"not JSON", `{"cells": [`, "not valid JSON: unexpected end of JSON input"},
@@ -86,10 +65,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"source a number", `{"nbformat": 4, "cells": [{"cell_type": "code", "source": 42}]}`, "cell 1: source: want a string or a list of strings, got a number"},
 		{"cell type a list", `{"nbformat": 4, "cells": [{}, {"cell_type": []}]}`, "cell 2: cell_type: want a string, got a list"},
 		{"metadata a string", `{"nbformat": 4, "metadata": "x"}`, "metadata: want an object, got a string"},
-		{"course a list", `{"nbformat": 4, "metadata": {"course": []}}`, "metadata.course: want an object, got a list"},
-		{"exercise a number", `{"nbformat": 4, "cells": [{"metadata": {"course": {"exercise": 7}}}]}`, "cell 1: metadata.course.exercise: want a string, got 7"},
-		{"points fractional", `{"nbformat": 4, "cells": [{"metadata": {"course": {"exercise": "e", "points": 2.5}}}]}`, "cell 1: metadata.course.points: want a whole number, got 2.5"},
-		{"claims not strings", `{"nbformat": 4, "cells": [{"metadata": {"course": {"claims": ["a", 1]}}}]}`, `cell 1: metadata.course.claims: want a list of strings, got ["a",1]`},
+		{"cell metadata a list", `{"nbformat": 4, "cells": [{"metadata": []}]}`, "cell 1: metadata: want an object, got a list"},
 		{"execution count a string", `{"nbformat": 4, "cells": [{"execution_count": "1"}]}`, "cell 1: execution_count: want a whole number or null, got a string"},
 		{"output text a number", `{"nbformat": 4, "cells": [{"outputs": [{"output_type": "stream", "text": 1}]}]}`, "cell 1: outputs[0].text: want a string or a list of strings, got a number"},
 		{"outputs an object", `{"nbformat": 4, "cells": [{"outputs": {}}]}`, "cell 1: outputs: want a list, got an object"},
@@ -106,22 +82,19 @@ func TestUnmarshalLenient(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		source  string // of the first cell
-		course  CellCourse
+		source  string   // of the first cell
 		ignored []string // what was ignored, in order
 		err     string   // "" when it succeeds
 	}{
-		{"no nbformat, source as lines", `{"cells": [{"cell_type": "code", "source": ["a\n", "b"]}]}`, "a\nb", CellCourse{}, nil, ""},
-		{"source a number", `{"cells": [{"cell_type": "code", "source": 42, "metadata": {"course": {"exercise": "softmax"}}}]}`, "", CellCourse{Exercise: "softmax"},
+		{"no nbformat, source as lines", `{"cells": [{"cell_type": "code", "source": ["a\n", "b"]}]}`, "a\nb", nil, ""},
+		{"source a number", `{"cells": [{"cell_type": "code", "source": 42, "metadata": {"course": {"exercise": "softmax"}}}]}`, "",
 			[]string{"cell 1: source: want a string or a list of strings, got a number"}, ""},
-		{"odd metadata types", `{"metadata": {"course": {"source": 5}}, "cells": [{"cell_type": "code", "source": "x", "execution_count": "n", "metadata": {"course": {"exercise": 7, "points": "2", "check": "c"}}}]}`,
-			"x", CellCourse{Check: "c"},
-			[]string{"metadata.course.source: want a string, got 5", "cell 1: execution_count: want a whole number or null, got a string",
-				"cell 1: metadata.course.exercise: want a string, got 7", `cell 1: metadata.course.points: want a whole number, got "2"`}, ""},
-		{"metadata not an object", `{"cells": [{"cell_type": "code", "source": "x", "metadata": [], "outputs": [5, {"output_type": "stream", "text": {}}]}]}`, "x", CellCourse{},
+		{"odd field types", `{"metadata": {"course": {"source": 5}}, "cells": [{"cell_type": "code", "source": "x", "execution_count": "n", "metadata": {"course": {"exercise": 7}}}]}`,
+			"x", []string{"cell 1: execution_count: want a whole number or null, got a string"}, ""},
+		{"metadata not an object", `{"cells": [{"cell_type": "code", "source": "x", "metadata": [], "outputs": [5, {"output_type": "stream", "text": {}}]}]}`, "x",
 			[]string{"cell 1: metadata: want an object, got a list", "cell 1: outputs[0]: want an object, got a number", "cell 1: outputs[1].text: want a string or a list of strings, got an object"}, ""},
-		{"not JSON", `{"cells": [{"cell_type": "code", "source": "func`, "", CellCourse{}, nil, "not valid JSON: unexpected end of JSON input"},
-		{"cells not a list", `{"cells": 5, "metadata": {}}`, "", CellCourse{}, nil, "not a notebook: cells: want a list, got a number"},
+		{"not JSON", `{"cells": [{"cell_type": "code", "source": "func`, "", nil, "not valid JSON: unexpected end of JSON input"},
+		{"cells not a list", `{"cells": 5, "metadata": {}}`, "", nil, "not a notebook: cells: want a list, got a number"},
 	}
 	for _, tt := range tests {
 		nb, ignored, err := UnmarshalLenient([]byte(tt.in))
@@ -143,8 +116,8 @@ func TestUnmarshalLenient(t *testing.T) {
 		if !sameSet(got, tt.ignored) {
 			t.Errorf("%s: ignored %q, want %q", tt.name, got, tt.ignored)
 		}
-		if c := nb.Cells[0]; c.Source != tt.source || !reflect.DeepEqual(c.Course, tt.course) {
-			t.Errorf("%s: cell 1 has source %q and course %+v, want %q and %+v", tt.name, c.Source, c.Course, tt.source, tt.course)
+		if c := nb.Cells[0]; c.Source != tt.source {
+			t.Errorf("%s: cell 1 has source %q, want %q", tt.name, c.Source, tt.source)
 		}
 	}
 }

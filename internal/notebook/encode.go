@@ -39,40 +39,20 @@ func (nb *Notebook) tree() (map[string]any, error) {
 		if c.ID == "" && minor >= 5 {
 			return nil, fmt.Errorf("notebook: cell %d has no id", i+1)
 		}
-		t, err := c.tree()
-		if err != nil {
-			return nil, fmt.Errorf("notebook: cell %d: %v", i+1, err)
-		}
-		cells[i] = t
-	}
-	var course map[string]any
-	if !nb.Course.IsZero() {
-		course = nb.Course.tree()
-	}
-	meta, err := withCourse(nb.Metadata, course)
-	if err != nil {
-		return nil, fmt.Errorf("notebook: %v", err)
+		cells[i] = c.tree()
 	}
 	return map[string]any{
 		"cells":          cells,
-		"metadata":       meta,
+		"metadata":       orEmpty(nb.Metadata),
 		"nbformat":       4,
 		"nbformat_minor": minor,
 	}, nil
 }
 
-func (c *Cell) tree() (map[string]any, error) {
-	var course map[string]any
-	if !c.Course.IsZero() {
-		course = c.Course.tree()
-	}
-	meta, err := withCourse(c.Metadata, course)
-	if err != nil {
-		return nil, err
-	}
+func (c *Cell) tree() map[string]any {
 	t := map[string]any{
 		"cell_type": c.Type,
-		"metadata":  meta,
+		"metadata":  orEmpty(c.Metadata),
 		"source":    splitLines(c.Source),
 	}
 	if c.ID != "" {
@@ -86,7 +66,7 @@ func (c *Cell) tree() (map[string]any, error) {
 		}
 		t["outputs"] = outputs
 	}
-	return t, nil
+	return t
 }
 
 func (o *Output) tree() map[string]any {

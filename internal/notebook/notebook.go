@@ -1,8 +1,11 @@
-// Package notebook reads and writes Jupyter notebooks (nbformat 4) for the
-// course: it serialises them exactly as Python's nbformat does and reads
-// executed notebooks back. (The notebooks are built from lessons by
-// internal/build; which cells of an executed notebook failed is the
-// runner's judgement, internal/runner.)
+// Package notebook reads and writes Jupyter notebooks (nbformat 4): the
+// notebook, its cells and their outputs as Go values, a decoder that
+// checks each field's type (strict, or lenient for notebooks of unknown
+// origin), an encoder, and StripOutputs, which drops a notebook's outputs
+// without decoding it. It knows nothing of the course: the course's
+// metadata is one more metadata key (internal/coursemeta reads it), the
+// notebooks are built from lessons by internal/build, and which cells of
+// an executed notebook failed is the runner's judgement (internal/runner).
 //
 // Serialisation matches nbformat.write byte for byte (keys sorted, one-space
 // indentation, non-ASCII kept as UTF-8, multi-line strings split into lists
@@ -33,15 +36,13 @@ const (
 
 // Notebook is a Jupyter notebook in nbformat 4.
 type Notebook struct {
-	// Metadata is the notebook's metadata (kernelspec, language_info, and
-	// whatever Jupyter or another tool adds) except the course's own,
-	// which is in Course. Values are what encoding/json produces with
-	// UseNumber: maps, slices, strings, bools, nil and json.Number. A
-	// "course" key here is an error when writing.
+	// Metadata is the notebook's metadata: kernelspec, language_info, and
+	// whatever Jupyter or another tool adds, such as the course's own
+	// (internal/coursemeta reads and writes it). Values are what
+	// encoding/json produces with UseNumber: maps, slices, strings, bools,
+	// nil and json.Number; the writer also takes int and []string.
 	Metadata map[string]any
-	// Course is the course's metadata, stored as metadata.course.
-	Course Course
-	Cells  []Cell
+	Cells    []Cell
 	// NBFormatMinor is the nbformat minor version; 0 means 5, the version
 	// this package writes by default. Version 4.5 introduced cell ids.
 	NBFormatMinor int
@@ -52,12 +53,8 @@ type Cell struct {
 	ID     string
 	Type   string // Markdown, Code or Raw
 	Source string
-	// Metadata is the cell's metadata except the course's own, as for
-	// [Notebook.Metadata].
+	// Metadata is the cell's metadata, as for [Notebook.Metadata].
 	Metadata map[string]any
-	// Course is the course's metadata of the cell, stored as
-	// metadata.course.
-	Course CellCourse
 	// ExecutionCount is the "In [n]" number of an executed code cell, or nil.
 	ExecutionCount *int
 	Outputs        []Output // code cells only

@@ -78,9 +78,9 @@ func oddNotebook() *Notebook {
 			"kernelspec":    map[string]any{"display_name": "Go (gonb)", "language": "go", "name": "gonb"},
 			"language_info": map[string]any{"name": "go", "version": "go1.26", "codemirror_mode": ""},
 		},
-		Course:        Course{Source: "lessons/odd.md", Generated: "do not edit", Flavour: FlavourSolution},
 		NBFormatMinor: 5,
 	}
+	nb.Metadata["course"] = map[string]any{"source": "lessons/odd.md", "generated": "do not edit", "flavour": "solution"}
 	nb.Metadata["extra"] = map[string]any{"empty": map[string]any{}, "list": []any{}, "flag": true, "none": nil, "n": 3, "x": 0.5}
 	nb.Cells = []Cell{
 		{ID: "m1", Type: Markdown, Source: "# Odd «cell» <b>&amp;</b>\n\nline\u2028sep\fform\r\nwindows\rmac\n"},
@@ -99,9 +99,9 @@ func oddNotebook() *Notebook {
 		}},
 		{ID: "c2", Type: Code, Source: "%%\nfmt.Println(\"\\t\")", ExecutionCount: &two},
 		{ID: "r1", Type: Raw, Source: "raw text"},
-		{ID: "e1", Type: Code, Source: "func F() {}", Course: CellCourse{Exercise: "f", Points: 2}, Metadata: map[string]any{"tags": []any{"x"}}},
-		{ID: "k1", Type: Code, Source: "check.F(F)", Course: CellCourse{Check: "f"}},
-		{ID: "m2", Type: Markdown, Source: "It is 50.7%.", Course: CellCourse{Claims: []string{`"50.7%" = 50.7`}}},
+		{ID: "e1", Type: Code, Source: "func F() {}", Metadata: map[string]any{"tags": []any{"x"}, "course": map[string]any{"exercise": "f", "points": 2}}},
+		{ID: "k1", Type: Code, Source: "check.F(F)", Metadata: map[string]any{"course": map[string]any{"check": "f"}}},
+		{ID: "m2", Type: Markdown, Source: "It is 50.7%.", Metadata: map[string]any{"course": map[string]any{"claims": []string{`"50.7%" = 50.7`}}}},
 	}
 	return nb
 }

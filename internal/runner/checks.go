@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/lib/exercise"
 )
 
-// checkFailures returns the check cells (Course.Check) of an
+// checkFailures returns the check cells (coursemeta.Cell.Check) of an
 // executed exercise or solution notebook that did not report as they
 // should: every check cell must print a lib/check report ending in
 // "points: X/Y", and with full, X must equal Y. An exercise notebook
@@ -16,6 +17,7 @@ import (
 // yet" and 0 points, without failing the cell); a solution notebook must
 // score full marks.
 func checkFailures(nb *notebook.Notebook, full bool) []Failure {
+	_, cells, _ := coursemeta.Read(nb)
 	var out []Failure
 	n := 0
 	for i, c := range nb.Cells {
@@ -23,7 +25,7 @@ func checkFailures(nb *notebook.Notebook, full bool) []Failure {
 			continue
 		}
 		n++
-		id := c.Course.Check
+		id := cells[i].Check
 		if id == "" || failed(c) {
 			continue
 		}

@@ -4,12 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/notebook"
 )
 
 func TestCheckFailures(t *testing.T) {
 	checkCell := func(stdout string) notebook.Cell {
-		c := notebook.Cell{Type: notebook.Code, Source: "%%\ncheck.F(F)", Course: notebook.CellCourse{Check: "f"}}
+		c := notebook.Cell{Type: notebook.Code, Source: "%%\ncheck.F(F)"}
+		coursemeta.SetCell(&c, coursemeta.Cell{Check: "f"})
 		if stdout != "" {
 			c.Outputs = []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: stdout}}
 		}

@@ -6,18 +6,20 @@ import (
 	"strings"
 
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/notebook"
 )
 
 // claimFailures checks the claims of an executed notebook's Markdown cells
-// (Course.Claims, see package claim) against what its code cells
+// (their course metadata's Claims, see package claim) against what its code cells
 // printed (stdout, and the text of its displayed HTML, Markdown or plain
 // text) and its run time in seconds, on machine m: a timing measured on
 // another machine is not checked ([claim.Claim.Applies]). An exercise
 // notebook is not checked: its stubs compute nothing. A failure names the
 // Markdown cell by the code cell after it.
 func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Failure {
-	if nb.Course.Flavour == notebook.FlavourExercise {
+	meta, cells, _ := coursemeta.Read(nb)
+	if meta.Flavour == coursemeta.FlavourExercise {
 		return nil
 	}
 	printed := printedText(nb)
@@ -28,7 +30,7 @@ func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Fa
 			n++
 			continue
 		}
-		for _, line := range c.Course.Claims {
+		for _, line := range cells[i].Claims {
 			cl, err := claim.Parse(line)
 			if err == nil && !cl.Applies(m) {
 				continue
@@ -68,8 +70,9 @@ func timedElsewhere(nb *notebook.Notebook, m claim.Machine) []claim.Machine {
 // timings returns the timing claims of the notebook's Markdown cells.
 func timings(nb *notebook.Notebook) []claim.Claim {
 	var out []claim.Claim
-	for _, c := range nb.Cells {
-		for _, line := range c.Course.Claims {
+	_, cells, _ := coursemeta.Read(nb)
+	for _, c := range cells {
+		for _, line := range c.Claims {
 			if cl, err := claim.Parse(line); err == nil && cl.Timing() {
 				out = append(out, cl)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 )
@@ -55,7 +56,7 @@ func TestClaimsBuiltAndChecked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		nb.Cells[code].Outputs = tt.outputs
-		nb.Course.Flavour = tt.flavour
+		coursemeta.Set(nb, coursemeta.Notebook{Source: "lessons/t.md", Flavour: tt.flavour})
 		fs := claimFailures(nb, 10, tt.on)
 		if len(fs) != len(tt.want) {
 			t.Errorf("%s: %d failures %+v, want %d", tt.name, len(fs), fs, len(tt.want))

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/excerpt"
 	"github.com/attention-in-go/course/internal/jupyter"
 	"github.com/attention-in-go/course/internal/notebook"
@@ -304,7 +305,7 @@ func (r *Runner) Run(ctx context.Context, path, outDir string) Result {
 	}
 	// After a timeout, nbconvert usually still writes the notebook, in which
 	// the interrupted cell shows.
-	nb, readErr := notebook.ReadFile(out)
+	nb, readErr := readNotebook(out)
 	switch {
 	case readErr == nil:
 		res.Notebook = nb
@@ -343,8 +344,8 @@ func (res Result) Report(w io.Writer, name string) bool {
 	if res.Notebook != nil {
 		failures = Failures(res.Notebook)
 		failures = append(failures, MissingFigures(res.Notebook, "viz.Show")...)
-		if f := res.Notebook.Course.Flavour; f != "" {
-			failures = append(failures, checkFailures(res.Notebook, f == notebook.FlavourSolution)...)
+		if meta, _, _ := coursemeta.Read(res.Notebook); meta.Flavour != "" {
+			failures = append(failures, checkFailures(res.Notebook, meta.Flavour == coursemeta.FlavourSolution)...)
 		}
 		failures = append(failures, claimFailures(res.Notebook, res.Elapsed.Seconds(), res.Machine)...)
 		slices.SortFunc(failures, func(a, b Failure) int { return a.Cell - b.Cell })
@@ -464,6 +465,19 @@ func runMachine(kernels string) claim.Machine {
 // m ([timedOn]); one that cannot be read runs alone, and its run reports
 // why.
 func runsAlone(path string, m claim.Machine) bool {
-	nb, err := notebook.ReadFile(path)
+	nb, err := readNotebook(path)
 	return err != nil || timedOn(nb, m)
+}
+
+// readNotebook reads the notebook at path and checks its course metadata
+// (internal/coursemeta), which says how to judge it.
+func readNotebook(path string) (*notebook.Notebook, error) {
+	nb, err := notebook.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := coursemeta.Read(nb); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return nb, nil
 }

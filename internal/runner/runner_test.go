@@ -15,6 +15,7 @@ import (
 
 	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/claim"
+	"github.com/attention-in-go/course/internal/coursemeta"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/lib/backend"
@@ -32,7 +33,7 @@ func TestReport(t *testing.T) {
 		}},
 	}}
 	drifted := &notebook.Notebook{Cells: []notebook.Cell{
-		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Course: notebook.CellCourse{Claims: []string{`"50.7%" ~ /accuracy ([\d.]+)%/`}}},
+		{Type: notebook.Markdown, Source: "# T\n\nIt reaches 50.7%.", Metadata: map[string]any{coursemeta.Key: map[string]any{"claims": []any{`"50.7%" ~ /accuracy ([\d.]+)%/`}}}},
 		{Type: notebook.Code, Source: "%%\nrun()", Outputs: []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "accuracy 48.2%\n"}}},
 	}}
 	tests := []struct {
