@@ -1,0 +1,242 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attention-in-go/course/internal/build"
+	"github.com/attention-in-go/course/internal/courseroot"
+	"github.com/attention-in-go/course/internal/lesson"
+	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/internal/runner"
+)
+
+func TestTitleAndParagraph(t *testing.T) {
+	tests := []struct{ md, title, para string }{
+		{"# Lesson 1 — Title\n\nFirst line,\nsecond line.\n\nNext paragraph.", "Lesson 1 — Title", "First line, second line."},
+		{"# T\n\n## Section\n\nText.", "T", "Text."},
+		{"Just text\nhere.\n\nMore.", "", "Just text here."},
+		{"# Only a title", "Only a title", ""},
+	}
+	for _, tt := range tests {
+		title, para := titleAndParagraph(tt.md)
+		if title != tt.title || para != tt.para {
+			t.Errorf("titleAndParagraph(%q) = %q, %q; want %q, %q", tt.md, title, para, tt.title, tt.para)
+		}
+	}
+}
+
+func TestInlineMarkdown(t *testing.T) {
+	tests := []struct{ md, html string }{
+		{"A **query** and a *key*.", "A <strong>query</strong> and a <em>key</em>."},
+		{"The `lib/` folder, `a*b*c` and `<x>`.", "The <code>lib/</code> folder, <code>a*b*c</code> and <code>&lt;x&gt;</code>."},
+		{"See [the paper](https://arxiv.org/abs/1706.03762) & more.", `See <a href="https://arxiv.org/abs/1706.03762">the paper</a> &amp; more.`},
+		{"snake_case_name stays; _this_ is emphasised", "snake_case_name stays; <em>this</em> is emphasised"},
+		{"2 * 3 * 4 is not italic", "2 * 3 * 4 is not italic"},
+	}
+	for _, tt := range tests {
+		if got := inlineMarkdown(tt.md); got != tt.html {
+			t.Errorf("inlineMarkdown(%q)\n got %q\nwant %q", tt.md, got, tt.html)
+		}
+	}
+}
+
+func TestForSite(t *testing.T) {
+	nb := &notebook.Notebook{Cells: []notebook.Cell{
+		{ID: "a", Type: notebook.Markdown, Source: "# Title"},
+		{ID: "b", Type: notebook.Code, Source: lesson.SetupCell + "\n"},
+		{ID: "c", Type: notebook.Markdown, Source: "Quoted:\n\n```go noexec\nx := 1\n```\n\n~~~~text  more words\ny\n~~~~\n\n```go\nz\n```"},
+		{ID: "d", Type: notebook.Code, Source: "%%\nfmt.Println(1)"},
+	}}
+	got := forSite(nb)
+	var ids []string
+	for _, c := range got.Cells {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "a,c,d" {
+		t.Errorf("cells %v, want a,c,d (no setup cell)", ids)
+	}
+	want := "Quoted:\n\n```go\nx := 1\n```\n\n~~~~text\ny\n~~~~\n\n```go\nz\n```"
+	if md := got.Cells[1].Source; md != want {
+		t.Errorf("fences not cut to their first word:\n%s\nwant\n%s", md, want)
+	}
+	if len(nb.Cells) != 4 || !strings.Contains(nb.Cells[2].Source, "go noexec") {
+		t.Error("forSite changed its argument")
+	}
+}
+
+func TestFixPage(t *testing.T) {
+	pages := []sitePage{
+		{slug: "01-a", title: "Lesson A"},
+		{slug: "02-b", title: "Lesson <B>"},
+		{slug: "03-c", title: "Lesson C"},
+	}
+	in := `<html><head><title>02-b</title></head><body class="jp-Notebook" data-x="1">
+<a href="01-a.ipynb">one</a> <a href="../notebooks/03-c.ipynb#part">three</a> <a href="99-z.ipynb">none</a>
+</body></html>`
+	out := string(fixPage([]byte(in), pages[1], &pages[0], &pages[2], pages))
+	for _, want := range []string{
+		"<title>Lesson &lt;B&gt; — Attention, in Go</title>",
+		`<body class="jp-Notebook" data-x="1">` + "\n" + `<nav class="course-nav">`,
+		`<a href="01-a.html">← Lesson A</a>`,
+		`<a href="index.html">Attention, in Go: contents</a>`,
+		`<a href="03-c.html">→ Lesson C</a>`,
+		`<a href="01-a.html">one</a>`,
+		`<a href="03-c.html#part">three</a>`,
+		`<a href="99-z.ipynb">none</a>`,
+		"nav.course-nav {",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSite builds the site of a small course through Jupyter and GoNB.
+func TestSite(t *testing.T) {
+	requireJupyter(t)
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"01-a.md": "# Lesson A\n\nThe **first** lesson, with `code`.\n\nMore.\n",
+		"02-b.md": "# Lesson B\n\nThe second.\n",
+	} {
+		writeFile(t, filepath.Join(root, "lessons", name), src)
+	}
+	nbDir := filepath.Join(root, "notebooks")
+	if err := os.MkdirAll(nbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeNotebook(t, nbDir, "01-a", "# Lesson A\n\nThe **first** lesson, with `code`.\n\nFormula $x^2$.\n\n```go\n%%\nfmt.Println(\"printed by a\")\n```\n")
+	writeNotebook(t, nbDir, "02-b", "# Lesson B\n\nBack to [lesson A](01-a.ipynb).\n\n```go\n%%\nfmt.Println(\"printed by b\")\n```\n")
+
+	out := filepath.Join(root, "build", "s")
+	buildSite := func() (string, error) {
+		notebooks, _ := filepath.Glob(filepath.Join(nbDir, "*.ipynb"))
+		var stdout bytes.Buffer
+		err := Build(context.Background(), Options{Root: root, Out: out, Notebooks: notebooks,
+			Runner: runner.Options{Timeout: 10 * time.Minute}, Stdout: &stdout,
+			Name: func(p string) string { return courseroot.Rel(root, p) }})
+		return stdout.String(), err
+	}
+	stdout, err := buildSite()
+	if err != nil {
+		t.Fatalf("Build: %v\nstdout: %s", err, stdout)
+	}
+	checkLines(t, stdout, []string{
+		`ok   notebooks/01-a\.ipynb  \d+\.\ds  1 cells  0 images`,
+		`ok   notebooks/02-b\.ipynb  \d+\.\ds  1 cells  0 images`,
+		`site: 2 lessons in build/s \(\d+\.\ds\); open .*index\.html`,
+	})
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	index := read("index.html")
+	a, b := strings.Index(index, `<a href="01-a.html">Lesson A</a>`), strings.Index(index, `<a href="02-b.html">Lesson B</a>`)
+	if a < 0 || b < a {
+		t.Errorf("index does not list the lessons in order:\n%s", index)
+	}
+	if !strings.Contains(index, "<p>The <strong>first</strong> lesson, with <code>code</code>.</p>") {
+		t.Errorf("index lacks lesson A's first paragraph:\n%s", index)
+	}
+	pageA, pageB := read("01-a.html"), read("02-b.html")
+	for _, want := range []string{"printed by a", "<title>Lesson A — Attention, in Go</title>", `<a href="02-b.html">→ Lesson B</a>`} {
+		if !strings.Contains(pageA, want) {
+			t.Errorf("01-a.html lacks %q", want)
+		}
+	}
+	if !strings.Contains(pageB, `<a href="01-a.html">lesson A</a>`) {
+		t.Error("02-b.html still links to the notebook 01-a.ipynb")
+	}
+	if _, err := os.Stat(filepath.Join(debianMathJax, "MathJax.js")); err == nil {
+		for _, asset := range []string{"assets/mathjax/MathJax.js", "assets/mathjax/config/TeX-AMS_CHTML-full.js", "assets/require.min.js"} {
+			if _, err := os.Stat(filepath.Join(out, asset)); err != nil {
+				t.Errorf("missing %s: %v", asset, err)
+			}
+		}
+		if !strings.Contains(pageA, `src="assets/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe"`) || strings.Contains(pageA, "cdnjs") {
+			t.Error("01-a.html does not load the site's own MathJax and require.js")
+		}
+	}
+
+	// A failing notebook: nothing is written, the old site stays.
+	writeNotebook(t, nbDir, "03-c", "# Lesson C\n\n```go\n%%\npanic(\"boom\")\n```\n")
+	stdout, err = buildSite()
+	if !errors.Is(err, ErrFailed) || !strings.Contains(stdout, "1 of 3 notebooks failed: site not written") {
+		t.Errorf("Build with a failing notebook: %v, stdout:\n%s", err, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "03-c.html")); err == nil {
+		t.Error("03-c.html written although its notebook failed")
+	}
+	if read("01-a.html") != pageA {
+		t.Error("the previous site changed")
+	}
+}
+
+// requireJupyter skips the tests that run notebooks in -short mode or
+// without Jupyter and the gonb kernel.
+func requireJupyter(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs Jupyter: skipped in -short mode")
+	}
+	if _, err := runner.New(context.Background(), runner.Options{Timeout: time.Minute}); err != nil {
+		t.Skip(err)
+	}
+}
+
+// writeNotebook builds a lesson source into dir/name.ipynb without the
+// setup cell (these cells do not import the course).
+func writeNotebook(t *testing.T, dir, name, src string) {
+	t.Helper()
+	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := build.Builder{}.Build(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkLines checks that the lines of out include lines matching the
+// regexps of want, in order.
+func checkLines(t *testing.T, out string, want []string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	i := 0
+	for _, w := range want {
+		re := regexp.MustCompile("^" + w + "$")
+		for i < len(lines) && !re.MatchString(lines[i]) {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
+			return
+		}
+		i++
+	}
+}
