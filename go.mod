@@ -9,6 +9,7 @@ require (
 	github.com/gomlx/gomlx v0.28.8
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/moby/patternmatcher v0.6.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
 	golang.org/x/mod v0.35.0
 	golang.org/x/net v0.52.0

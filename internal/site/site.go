@@ -20,13 +20,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/runner"
+	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Where Debian's packages put the scripts nbconvert's pages load; the site
@@ -208,12 +209,12 @@ func (p sitePage) html() string { return p.slug + ".html" }
 // from its lesson source if there is one, else from its first Markdown cell.
 func newSitePage(root, path string, nb *notebook.Notebook) (sitePage, error) {
 	page := sitePage{slug: strings.TrimSuffix(filepath.Base(path), ".ipynb"), nb: nb}
-	var intro string
+	var first string // the first Markdown cell
 	if l, err := lesson.ParseFile(filepath.Join(root, "lessons", page.slug+".md")); err == nil {
 		page.title = l.Title
 		for _, c := range l.Cells {
 			if c.Kind == lesson.Markdown {
-				intro = c.Source
+				first = c.Source
 				break
 			}
 		}
@@ -222,65 +223,17 @@ func newSitePage(root, path string, nb *notebook.Notebook) (sitePage, error) {
 	} else {
 		for _, c := range nb.Cells {
 			if c.Type == notebook.Markdown {
-				intro = c.Source
+				first = c.Source
 				break
 			}
 		}
 	}
-	title, para := titleAndParagraph(intro)
+	title, summary := intro(first)
 	if page.title == "" {
 		page.title = cmp.Or(title, page.slug)
 	}
-	page.summary = inlineMarkdown(para)
+	page.summary = summary
 	return page, nil
-}
-
-// titleAndParagraph returns the text of the first "# " heading of a
-// Markdown text and its first paragraph after that heading.
-func titleAndParagraph(md string) (title, para string) {
-	var lines []string
-	for line := range strings.Lines(md) {
-		line = strings.TrimSpace(line)
-		switch {
-		case title == "" && len(lines) == 0 && strings.HasPrefix(line, "# "):
-			title = strings.TrimSpace(line[2:])
-		case line == "" || strings.HasPrefix(line, "#"):
-			if len(lines) > 0 {
-				return title, strings.Join(lines, " ")
-			}
-		default:
-			lines = append(lines, line)
-		}
-	}
-	return title, strings.Join(lines, " ")
-}
-
-// Inline Markdown: code spans, bold, italics and links, enough for a
-// lesson's first paragraph.
-var (
-	mdCode   = regexp.MustCompile("`([^`]+)`")
-	mdBold   = regexp.MustCompile(`\*\*([^*]+)\*\*|__([^_]+)__`)
-	mdItalic = regexp.MustCompile(`\*([^*\s][^*]*)\*|\b_([^_\s][^_]*)_\b`)
-	mdLink   = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
-)
-
-// inlineMarkdown renders the inline Markdown of a paragraph as HTML,
-// escaping everything else.
-func inlineMarkdown(s string) string {
-	// Code spans first, so that what they hold is not formatted.
-	var spans []string
-	s = mdCode.ReplaceAllStringFunc(s, func(m string) string {
-		spans = append(spans, "<code>"+html.EscapeString(m[1:len(m)-1])+"</code>")
-		return fmt.Sprintf("\x00%d\x00", len(spans)-1)
-	})
-	s = html.EscapeString(s)
-	s = mdLink.ReplaceAllString(s, `<a href="$2">$1</a>`)
-	s = mdBold.ReplaceAllString(s, "<strong>$1$2</strong>")
-	s = mdItalic.ReplaceAllString(s, "<em>$1$2</em>")
-	for i, span := range spans {
-		s = strings.Replace(s, fmt.Sprintf("\x00%d\x00", i), span, 1)
-	}
-	return s
 }
 
 // copyAssets copies the scripts the pages load into dir: MathJax and
@@ -391,19 +344,12 @@ func forSite(nb *notebook.Notebook) *notebook.Notebook {
 		case c.Type == notebook.Code && strings.TrimSpace(c.Source) == lesson.SetupCell:
 			continue
 		case c.Type == notebook.Markdown:
-			c.Source = fenceInfo.ReplaceAllString(c.Source, "$1")
+			c.Source = cutFenceInfo(c.Source)
 		}
 		out.Cells = append(out.Cells, c)
 	}
 	return &out
 }
-
-// fenceInfo matches an opening code fence whose info string has more than
-// one word; $1 is the fence with the first word.
-var fenceInfo = regexp.MustCompile("(?m)^( {0,3}(?:```+|~~~+)[ \\t]*[^\\s`~]+)[ \\t]+[^\\n`]*$")
-
-// notebookLink matches a link to a notebook of the course in a page.
-var notebookLink = regexp.MustCompile(`href="(?:[^"#]*/)?([0-9][^"/#]*)\.ipynb(#[^"]*)?"`)
 
 // navCSS styles the navigation bar added to the pages.
 const navCSS = `<style type="text/css">
@@ -416,34 +362,109 @@ nav.course-nav a:hover { text-decoration: underline; }
 
 // fixPage sets the title of a page rendered by nbconvert, adds the
 // navigation bar and turns links to the course's notebooks into links to
-// their pages.
+// their pages. The page is read as HTML tokens and copied byte for byte
+// but for those changes.
 func fixPage(data []byte, p sitePage, prev, next *sitePage, pages []sitePage) []byte {
-	s := string(data)
-	title := html.EscapeString(p.title + " — " + siteName)
-	if i, j := strings.Index(s, "<title>"), strings.Index(s, "</title>"); i >= 0 && j > i {
-		s = s[:i] + "<title>" + title + s[j:]
-	}
-	s = strings.Replace(s, "</head>", navCSS+"</head>", 1)
-	nav := `<nav class="course-nav"><span>` + navLink(prev, "← ") + `</span><a href="index.html">` +
-		html.EscapeString(siteName) + `: contents</a><span>` + navLink(next, "→ ") + "</span></nav>\n"
-	if i := strings.Index(s, "<body"); i >= 0 {
-		if j := strings.IndexByte(s[i:], '>'); j >= 0 {
-			at := i + j + 1
-			s = s[:at] + "\n" + nav + s[at:]
-		}
-	}
 	known := make(map[string]bool)
 	for _, q := range pages {
 		known[q.slug] = true
 	}
-	s = notebookLink.ReplaceAllStringFunc(s, func(m string) string {
-		sub := notebookLink.FindStringSubmatch(m)
-		if !known[sub[1]] {
-			return m
+	nav := `<nav class="course-nav"><span>` + navLink(prev, "← ") + `</span><a href="index.html">` +
+		html.EscapeString(siteName) + `: contents</a><span>` + navLink(next, "→ ") + "</span></nav>\n"
+	var out bytes.Buffer
+	out.Grow(len(data) + len(navCSS) + len(nav))
+	z := nethtml.NewTokenizer(bytes.NewReader(data))
+	inTitle := false                              // inside the first <title>, whose text is replaced
+	titled, styled, navved := false, false, false // each change is made once
+	for {
+		tt := z.Next()
+		raw := z.Raw()
+		if tt == nethtml.StartTagToken || tt == nethtml.EndTagToken {
+			// TagName and TagAttr lower-case and unescape in place, in
+			// the buffer Raw shares: the tag is copied as it was.
+			raw = bytes.Clone(raw)
 		}
-		return `href="` + sub[1] + ".html" + sub[2] + `"`
-	})
-	return []byte(s)
+		switch tt {
+		case nethtml.ErrorToken:
+			out.Write(raw) // what is left at the end, if anything
+			return out.Bytes()
+		case nethtml.TextToken:
+			if inTitle {
+				continue
+			}
+		case nethtml.StartTagToken:
+			name, hasAttr := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Title:
+				if !titled {
+					titled, inTitle = true, true
+					out.Write(raw)
+					out.WriteString(html.EscapeString(p.title + " — " + siteName))
+					continue
+				}
+			case atom.Body:
+				if !navved {
+					navved = true
+					out.Write(raw)
+					out.WriteString("\n" + nav)
+					continue
+				}
+			case atom.A:
+				if tag, ok := linkToPage(z, hasAttr, known); ok {
+					out.WriteString(tag)
+					continue
+				}
+			}
+		case nethtml.EndTagToken:
+			name, _ := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Title:
+				inTitle = false
+			case atom.Head:
+				if !styled {
+					styled = true
+					out.WriteString(navCSS)
+				}
+			}
+		}
+		out.Write(raw)
+	}
+}
+
+// linkToPage returns the <a> start tag the tokenizer z is at, with the
+// attributes TagName left, as it should be in the site, if it must change:
+// a link to a notebook of pages, "01-x.ipynb#part", becomes a link to its
+// page, "01-x.html#part".
+func linkToPage(z *nethtml.Tokenizer, hasAttr bool, known map[string]bool) (string, bool) {
+	tok := nethtml.Token{Type: nethtml.StartTagToken, DataAtom: atom.A, Data: "a"}
+	changed := false
+	for hasAttr {
+		var key, val []byte
+		key, val, hasAttr = z.TagAttr()
+		a := nethtml.Attribute{Key: string(key), Val: string(val)}
+		if a.Key == "href" {
+			if href, ok := pageOf(a.Val, known); ok {
+				a.Val, changed = href, true
+			}
+		}
+		tok.Attr = append(tok.Attr, a)
+	}
+	return tok.String(), changed
+}
+
+// pageOf returns the link to the page of the notebook href links to, if
+// it is one of known's: the notebook's name, which starts with a digit, in
+// any folder.
+func pageOf(href string, known map[string]bool) (string, bool) {
+	path, fragment, hasFragment := strings.Cut(href, "#")
+	slug, ok := strings.CutSuffix(path[strings.LastIndexByte(path, '/')+1:], ".ipynb")
+	if !ok || slug == "" || slug[0] < '0' || slug[0] > '9' || !known[slug] {
+		return "", false
+	}
+	if hasFragment {
+		return slug + ".html#" + fragment, true
+	}
+	return slug + ".html", true
 }
 
 // navLink returns a link to p, or nothing if p is nil.

@@ -18,32 +18,42 @@ import (
 	"github.com/attention-in-go/course/internal/runner"
 )
 
-func TestTitleAndParagraph(t *testing.T) {
-	tests := []struct{ md, title, para string }{
+func TestIntro(t *testing.T) {
+	tests := []struct{ md, title, summary string }{
 		{"# Lesson 1 — Title\n\nFirst line,\nsecond line.\n\nNext paragraph.", "Lesson 1 — Title", "First line, second line."},
 		{"# T\n\n## Section\n\nText.", "T", "Text."},
 		{"Just text\nhere.\n\nMore.", "", "Just text here."},
 		{"# Only a title", "Only a title", ""},
+		{"Text first.\n\n# Not the title", "", "Text first."},
+		// The paragraph's inline Markdown, as CommonMark reads it.
+		{"A **query** and a *key*.", "", "A <strong>query</strong> and a <em>key</em>."},
+		{"The `lib/` folder, `a*b*c` and `<x>`.", "", "The <code>lib/</code> folder, <code>a*b*c</code> and <code>&lt;x&gt;</code>."},
+		{"See [the paper](https://arxiv.org/abs/1706.03762) & more.", "", `See <a href="https://arxiv.org/abs/1706.03762">the paper</a> &amp; more.`},
+		{"snake_case_name stays; _this_ is emphasised", "", "snake_case_name stays; <em>this</em> is emphasised"},
+		{"2 * 3 * 4 is not italic", "", "2 * 3 * 4 is not italic"},
+		{"# T\n\n- a list\n\nThe paragraph after it.", "T", "The paragraph after it."},
 	}
 	for _, tt := range tests {
-		title, para := titleAndParagraph(tt.md)
-		if title != tt.title || para != tt.para {
-			t.Errorf("titleAndParagraph(%q) = %q, %q; want %q, %q", tt.md, title, para, tt.title, tt.para)
+		title, summary := intro(tt.md)
+		if title != tt.title || summary != tt.summary {
+			t.Errorf("intro(%q) = %q, %q; want %q, %q", tt.md, title, summary, tt.title, tt.summary)
 		}
 	}
 }
 
-func TestInlineMarkdown(t *testing.T) {
-	tests := []struct{ md, html string }{
-		{"A **query** and a *key*.", "A <strong>query</strong> and a <em>key</em>."},
-		{"The `lib/` folder, `a*b*c` and `<x>`.", "The <code>lib/</code> folder, <code>a*b*c</code> and <code>&lt;x&gt;</code>."},
-		{"See [the paper](https://arxiv.org/abs/1706.03762) & more.", `See <a href="https://arxiv.org/abs/1706.03762">the paper</a> &amp; more.`},
-		{"snake_case_name stays; _this_ is emphasised", "snake_case_name stays; <em>this</em> is emphasised"},
-		{"2 * 3 * 4 is not italic", "2 * 3 * 4 is not italic"},
+func TestCutFenceInfo(t *testing.T) {
+	tests := []struct{ md, want string }{
+		{"```go noexec quote=lib/a.go\nx\n```\n", "```go\nx\n```\n"},
+		{"~~~~text  more words \ny\n~~~~", "~~~~text\ny\n~~~~"},
+		{"```go\nz\n```", "```go\nz\n```"},
+		{"- item\n\n  ```go sketch\n  a\n  ```\n", "- item\n\n  ```go\n  a\n  ```\n"},
+		// A fence shown inside a block is the block's text, not a fence.
+		{"~~~~markdown\n```go noexec\n~~~~\n", "~~~~markdown\n```go noexec\n~~~~\n"},
+		{"Inline ```go noexec``` is code.", "Inline ```go noexec``` is code."},
 	}
 	for _, tt := range tests {
-		if got := inlineMarkdown(tt.md); got != tt.html {
-			t.Errorf("inlineMarkdown(%q)\n got %q\nwant %q", tt.md, got, tt.html)
+		if got := cutFenceInfo(tt.md); got != tt.want {
+			t.Errorf("cutFenceInfo(%q) = %q, want %q", tt.md, got, tt.want)
 		}
 	}
 }
@@ -78,10 +88,18 @@ func TestFixPage(t *testing.T) {
 		{slug: "02-b", title: "Lesson <B>"},
 		{slug: "03-c", title: "Lesson C"},
 	}
-	in := `<html><head><title>02-b</title></head><body class="jp-Notebook" data-x="1">
+	in := `<html><head><title>02-b</title><script>var s = "</head><body>";</script></head><body class="jp-Notebook" data-x="1">
 <a href="01-a.ipynb">one</a> <a href="../notebooks/03-c.ipynb#part">three</a> <a href="99-z.ipynb">none</a>
+<a class="x" href='01-a.ipynb' title="&lt;1&gt;">quoted</a> <link href="01-a.ipynb">
+<a href="#Add-&amp;-Norm">¶</a> <svg viewBox="0 0 1 1"><clipPath id="c"></clipPath></svg> <A HREF="02-b.ipynb">upper</A>
 </body></html>`
 	out := string(fixPage([]byte(in), pages[1], &pages[0], &pages[2], pages))
+	if n := strings.Count(out, "<nav "); n != 1 {
+		t.Errorf("%d navigation bars, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, `<script>var s = "</head><body>";</script>`+navCSS+`</head>`) {
+		t.Errorf("the script's text changed, or the style is not before the head's end:\n%s", out)
+	}
 	for _, want := range []string{
 		"<title>Lesson &lt;B&gt; — Attention, in Go</title>",
 		`<body class="jp-Notebook" data-x="1">` + "\n" + `<nav class="course-nav">`,
@@ -91,6 +109,10 @@ func TestFixPage(t *testing.T) {
 		`<a href="01-a.html">one</a>`,
 		`<a href="03-c.html#part">three</a>`,
 		`<a href="99-z.ipynb">none</a>`,
+		`<a class="x" href="01-a.html" title="&lt;1&gt;">quoted</a>`,
+		`<link href="01-a.ipynb">`,
+		// Tags left as they are stay byte for byte what nbconvert wrote.
+		`<a href="#Add-&amp;-Norm">¶</a> <svg viewBox="0 0 1 1"><clipPath id="c"></clipPath></svg> <a href="02-b.html">upper</A>`,
 		"nav.course-nav {",
 	} {
 		if !strings.Contains(out, want) {
