@@ -7,15 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/attention-in-go/course/internal/build"
-	"github.com/attention-in-go/course/internal/lesson"
-	"github.com/attention-in-go/course/internal/notebook"
-	"github.com/attention-in-go/course/internal/runner"
 )
 
 // runCourse runs the course tool in dir and returns its exit status and
@@ -117,53 +110,5 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// requireJupyter skips the tests that run notebooks in -short mode or
-// without Jupyter and the gonb kernel.
-func requireJupyter(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs Jupyter: skipped in -short mode")
-	}
-	if _, err := runner.New(context.Background(), runner.Options{Timeout: time.Minute}); err != nil {
-		t.Skip(err)
-	}
-}
-
-// writeNotebook builds a lesson source into dir/name.ipynb without the
-// setup cell (these cells do not import the course).
-func writeNotebook(t *testing.T, dir, name, src string) {
-	t.Helper()
-	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb, err := build.Builder{}.Build(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// checkLines checks that the lines of out include lines matching the
-// regexps of want, in order.
-func checkLines(t *testing.T, out string, want []string) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	i := 0
-	for _, w := range want {
-		re := regexp.MustCompile("^" + w + "$")
-		for i < len(lines) && !re.MatchString(lines[i]) {
-			i++
-		}
-		if i == len(lines) {
-			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
-			return
-		}
-		i++
 	}
 }
