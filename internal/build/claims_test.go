@@ -16,7 +16,7 @@ func TestUnclaimedFigureFailsTheBuild(t *testing.T) {
 		"# T\n\nIt took 4 s.\n\n<!-- claims\n\"4 s\" ~ /in ([\\d.]+) s/ on AVX2/2\n-->\n":                     `say in the text which machine the timing was measured on (AVX2, 2 cores)`,
 		"# T\n\nIt took 4 s.\n\n<!-- claims\n\"4 s\" ~ /in ([\\d.]+) s/\n-->\n":                               `a timing depends on the machine`,
 		"# T\n\nIt took 4 s.\n\n<!-- claims\n\"4 s\" given\n-->\n":                                            "a setting needs no claim",
-		"# T\n\nIt took 4 s.\n\n```claims\n\"4 s\" = 4\n```\n":                                               "claims go in an HTML comment",
+		"# T\n\nIt took 4 s.\n\n```claims\n\"4 s\" = 4\n```\n":                                                "claims go in an HTML comment",
 	} {
 		l, err := lesson.Parse("lessons/t.md", []byte(src)) // a claim that does not parse fails here
 		if err == nil {
