@@ -453,12 +453,22 @@ func linkToPage(z *nethtml.Tokenizer, hasAttr bool, known map[string]bool) (stri
 }
 
 // pageOf returns the link to the page of the notebook href links to, if
-// it is one of known's: the notebook's name, which starts with a digit, in
-// any folder.
+// it is a lesson notebook the site has a page for (one of known's, in the
+// same folder or in notebooks/). A link to an exercise or a solution
+// notebook, which has the lesson's name in another folder, stays as it is.
 func pageOf(href string, known map[string]bool) (string, bool) {
 	path, fragment, hasFragment := strings.Cut(href, "#")
-	slug, ok := strings.CutSuffix(path[strings.LastIndexByte(path, '/')+1:], ".ipynb")
-	if !ok || slug == "" || slug[0] < '0' || slug[0] > '9' || !known[slug] {
+	dir, file := "", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir, file = path[:i+1], path[i+1:]
+	}
+	slug, ok := strings.CutSuffix(file, ".ipynb")
+	switch strings.TrimPrefix(dir, "./") {
+	case "", "notebooks/", "../notebooks/":
+	default:
+		return "", false
+	}
+	if !ok || !known[slug] {
 		return "", false
 	}
 	if hasFragment {

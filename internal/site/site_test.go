@@ -262,3 +262,26 @@ func checkLines(t *testing.T, out string, want []string) {
 		i++
 	}
 }
+
+// TestPageOf: a link to a lesson notebook becomes a link to its page; a
+// link to the exercise or solution notebook of the same name does not.
+func TestPageOf(t *testing.T) {
+	known := map[string]bool{"01-x": true, "A-masks": true}
+	for href, want := range map[string]string{
+		"01-x.ipynb":                     "01-x.html",
+		"01-x.ipynb#part-2":              "01-x.html#part-2",
+		"./01-x.ipynb":                   "01-x.html",
+		"../notebooks/01-x.ipynb":        "01-x.html",
+		"A-masks.ipynb":                  "A-masks.html", // the appendix too
+		"../exercises/01-x.ipynb":        "",
+		"../solutions/01-x.ipynb#top":    "",
+		"02-y.ipynb":                     "", // no such page
+		"01-x.md":                        "",
+		"https://example.org/01-x.ipynb": "",
+	} {
+		got, ok := pageOf(href, known)
+		if (want != "") != ok || got != want {
+			t.Errorf("pageOf(%q) = %q, %v; want %q", href, got, ok, want)
+		}
+	}
+}
