@@ -287,7 +287,7 @@ func (it *ReduceOutputIterator) rows(size int, f func(start, n, out, step int)) 
 // lastAxisOnly returns the last axis's dimension if it is the one axis
 // reduced (then row r of the operand goes to output r), or 0.
 //
-// (Patched in by the attention-in-go course, for reduce_avx512.go.)
+// (Patched in by the attention-in-go course.)
 func (it *ReduceOutputIterator) lastAxisOnly() int {
 	last := len(it.dimensions) - 1
 	if last < 0 || it.perAxisStride[last] != 0 {
@@ -552,8 +552,9 @@ func addRowScalar[T gobackend.PODNumericConstraints](dst, row []T) {
 }
 
 // The float32 row kernels of ReduceMax and ReduceSum: the loops above,
-// or, set by reduce_avx512.go on CPUs with AVX-512, the same operations in
-// vector lanes with the same results bit for bit.
+// or, set by reduce_avx512.go or reduce_avx2.go on CPUs with AVX-512 or
+// AVX2, the same operations in vector lanes with the same results bit for
+// bit.
 var (
 	maxRowFloat32 = maxRowScalar[float32]
 	addRowFloat32 = addRowScalar[float32]

@@ -1,7 +1,6 @@
-// Tests of the attention-in-go course's patch: ReduceMax and ReduceSum, by
-// rows, with eight rows' sums side by side and (with GOEXPERIMENT=simd on a
-// CPU with AVX-512) float32 rows in vector lanes, give the release's
-// per-element loops' results bit for bit.
+// Tests of the attention-in-go course's patch: ReduceMax and ReduceSum give
+// the release's per-element loops' results bit for bit, whichever loops and
+// kernels compute them.
 
 package ops
 

@@ -18,8 +18,7 @@ import (
 const splitMinElements = 1 << 15
 
 // splitAlign keeps every part but the last a multiple of the widest vector
-// kernel's lanes and of cleanChunk, so that a split changes no kernel's
-// tail and no value.
+// kernel's lanes, so that a split changes no kernel's tail and no value.
 const splitAlign = 512
 
 // splitWorkers is how many workers an operation of n elements is split

@@ -14,9 +14,9 @@ import (
 // Add, Sub, Mul and Div of float32 in AVX2 lanes, eight at a time, for CPUs
 // with AVX2 but not AVX-512 (or with AVX-512 turned off): vecbinary_avx512.go's
 // kernels at half the width, the same IEEE operation on each element, so the
-// same bits as the generated executors (vecbinary_avx2_test.go). (Patched in
-// by the attention-in-go course: an AVX2 laptop ran a masked attention's
-// element-wise operations one element at a time.)
+// same bits as the generated executors (vecbinary_avx512_test.go tests both
+// widths). (Patched in by the attention-in-go course: an AVX2 laptop ran a
+// masked attention's element-wise operations one element at a time.)
 func init() {
 	if envutil.MustReadBool(envutil.SIMD_AVX512_Env, true) && archsimd.X86.AVX512() {
 		return // vecbinary_avx512.go's init chooses the sixteen-lane kernels

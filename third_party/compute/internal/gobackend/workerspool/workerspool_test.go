@@ -2,6 +2,7 @@ package workerspool
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -65,5 +66,43 @@ func TestPool_Saturate(t *testing.T) {
 	}
 	if count.Load() != started.Load() {
 		t.Errorf("Expected count %d to match started %d", count.Load(), started.Load())
+	}
+}
+
+// TestPool_SaturateFromEveryWorker calls Saturate from every worker of a
+// full pool, as the Go backend's matrix products do when it runs a graph's
+// operations in parallel (each operation in a worker, each large product
+// fanning out with Saturate). With no worker free and none started for it,
+// Saturate runs its task in the caller; the release waited for a free
+// worker while holding one, and the pool deadlocked.
+func TestPool_SaturateFromEveryWorker(t *testing.T) {
+	const workers = 2
+	pool := New()
+	pool.SetMaxParallelism(workers)
+	var allBusy sync.WaitGroup // every worker runs before any calls Saturate
+	allBusy.Add(workers)
+	var ran atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			pool.WaitToStart(func() {
+				defer wg.Done()
+				allBusy.Done()
+				allBusy.Wait()
+				pool.Saturate(func() { ran.Add(1) })
+			})
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Saturate called from every worker of a full pool did not return in 10 s: the pool deadlocked")
+	}
+	if got := ran.Load(); got < workers {
+		t.Errorf("Saturate's task ran %d times for %d calls, want at least one each", got, workers)
 	}
 }
