@@ -89,7 +89,7 @@ run_tests() {
   echo "apply.sh: compute's tests of the Go backend, GOEXPERIMENT=simd"
   (cd "$tree" && GOEXPERIMENT=simd go test -count=1 ./internal/gobackend/... ./gobackend/...)
   echo "apply.sh: compute's tests of the Go backend, without GOEXPERIMENT=simd"
-  (cd "$tree" && GOEXPERIMENT= go test -count=1 ./internal/gobackend/...)
+  (cd "$tree" && GOEXPERIMENT= go test -count=1 ./internal/gobackend/... ./gobackend/...)
 }
 
 case "$mode" in
