@@ -2,18 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/attention-in-go/course/internal/build"
-	"github.com/attention-in-go/course/internal/lesson"
-	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/proctree"
-	"github.com/attention-in-go/course/internal/runner"
+	"github.com/attention-in-go/course/internal/runner/runnertest"
 )
 
 // TestRunStopsWithParent: when the process that started `course run` dies
@@ -22,11 +18,11 @@ import (
 // for `go run`: it starts the course command, prints its own pid, and is
 // killed.
 func TestRunStopsWithParent(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
 	sleep := "```go\n%%\ntime.Sleep(30 * time.Second)\nfmt.Println(\"slept\")\n```\n"
 	for _, name := range []string{"a", "b"} {
-		writeNotebook(t, dir, name, "# "+name+"\n"+sleep)
+		runnertest.WriteNotebook(t, dir, name, "# "+name+"\n"+sleep)
 	}
 	bin := filepath.Join(dir, "course")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -63,33 +59,4 @@ func TestRunStopsWithParent(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Logf("course run stopped %v after its parent died", time.Since(start).Round(100*time.Millisecond))
-}
-
-// requireJupyter skips the tests that run notebooks in -short mode or
-// without Jupyter and the gonb kernel.
-func requireJupyter(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs Jupyter: skipped in -short mode")
-	}
-	if _, err := runner.New(context.Background(), runner.Options{Timeout: time.Minute}); err != nil {
-		t.Skip(err)
-	}
-}
-
-// writeNotebook builds a lesson source into dir/name.ipynb without the
-// setup cell (these cells do not import the course).
-func writeNotebook(t *testing.T, dir, name, src string) {
-	t.Helper()
-	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb, err := build.Builder{}.Build(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/claim"
 	"github.com/attention-in-go/course/internal/coursemeta"
-	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
+	"github.com/attention-in-go/course/internal/runner/runnertest"
 	"github.com/attention-in-go/course/lib/backend"
 )
 
@@ -85,27 +84,8 @@ func TestReport(t *testing.T) {
 			if ok := tt.res.Report(&out, "notebooks/x.ipynb"); ok != tt.wantOK {
 				t.Errorf("report = %v, want %v", ok, tt.wantOK)
 			}
-			checkLines(t, out.String(), tt.want)
+			runnertest.CheckLines(t, out.String(), tt.want)
 		})
-	}
-}
-
-// checkLines checks that the lines of out include lines matching the
-// regexps of want, in order.
-func checkLines(t *testing.T, out string, want []string) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	i := 0
-	for _, w := range want {
-		re := regexp.MustCompile("^" + w + "$")
-		for i < len(lines) && !re.MatchString(lines[i]) {
-			i++
-		}
-		if i == len(lines) {
-			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
-			return
-		}
-		i++
 	}
 }
 
@@ -142,35 +122,6 @@ func TestStderrLines(t *testing.T) {
 	}
 }
 
-// requireJupyter skips the tests that run notebooks in -short mode or without Jupyter
-// and the gonb kernel.
-func requireJupyter(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs Jupyter: skipped in -short mode")
-	}
-	if _, err := New(context.Background(), Options{Timeout: time.Minute}); err != nil {
-		t.Skip(err)
-	}
-}
-
-// writeNotebook builds a lesson source into dir/name.ipynb without the
-// setup cell (these cells do not import the course).
-func writeNotebook(t *testing.T, dir, name, src string) {
-	t.Helper()
-	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb, err := build.Builder{}.Build(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // runAll runs b with a runner of a minute per notebook, notebooks named by
 // their file name, and returns the report and how many failed.
 func runAll(t *testing.T, b Batch) (report string, failed int) {
@@ -189,10 +140,10 @@ func runAll(t *testing.T, b Batch) (report string, failed int) {
 }
 
 func TestRunNotebooks(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
-	writeNotebook(t, dir, "good", "# Good\n```go\n%%\nfmt.Println(\"hi\")\n```\n```go\nfunc two() int { return 2 }\n```\n")
-	writeNotebook(t, dir, "bad", "# Bad\n```go\n%%\nfmt.Println(\"fine\")\n```\n"+
+	runnertest.WriteNotebook(t, dir, "good", "# Good\n```go\n%%\nfmt.Println(\"hi\")\n```\n```go\nfunc two() int { return 2 }\n```\n")
+	runnertest.WriteNotebook(t, dir, "bad", "# Bad\n```go\n%%\nfmt.Println(\"fine\")\n```\n"+
 		"```go\n%%\npanic(\"boom\")\n```\n```go\n%%\nfmt.Println(nope)\n```\n")
 	// With 2 jobs both notebooks run at once, and the report keeps the order
 	// given: bad, whose three cells take longer, before good.
@@ -226,7 +177,7 @@ func TestRunNotebooks(t *testing.T) {
 			if tt.order[0] == "bad.ipynb" {
 				want = append(bad, good...)
 			}
-			checkLines(t, stdout, append(want, `1 of 2 notebooks failed`))
+			runnertest.CheckLines(t, stdout, append(want, `1 of 2 notebooks failed`))
 			for _, name := range tt.order {
 				if _, err := notebook.ReadFile(filepath.Join(keep, name)); err != nil {
 					t.Errorf("executed notebook not kept: %v", err)
@@ -259,11 +210,11 @@ func TestChildEnvIsHeadless(t *testing.T) {
 // on this machine runs alone, in the order given. Each notebook sleeps 3 s in a cell; their cells' execution times
 // (to the second, as GoNB stamps them) show what ran together.
 func TestRunJobsTimedAlone(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
 	sleep := "```go\n%%\ntime.Sleep(3 * time.Second)\nfmt.Println(\"slept\")\n```\n"
 	for _, name := range []string{"a", "d"} {
-		writeNotebook(t, dir, name, "# "+name+"\n"+sleep)
+		runnertest.WriteNotebook(t, dir, name, "# "+name+"\n"+sleep)
 	}
 	// c states timings measured on this machine and on another, b only on
 	// another: only c runs alone, and the report says which were checked.
@@ -273,8 +224,8 @@ func TestRunJobsTimedAlone(t *testing.T) {
 	timing := func(m claim.Machine) string {
 		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n<!-- claims\n\"3 s\" ~ notebook ×10 on %s\n-->\n\n", m.Cores, m.Kernels, m.Label())
 	}
-	writeNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
-	writeNotebook(t, dir, "c", "# c\n\n"+timing(here)+timing(other)+sleep)
+	runnertest.WriteNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
+	runnertest.WriteNotebook(t, dir, "c", "# c\n\n"+timing(here)+timing(other)+sleep)
 	var paths []string
 	for _, name := range []string{"a", "b", "c", "d"} {
 		paths = append(paths, filepath.Join(dir, name+".ipynb"))
@@ -283,7 +234,7 @@ func TestRunJobsTimedAlone(t *testing.T) {
 	if failed != 0 {
 		t.Fatalf("RunAll: %d failed\n%s", failed, stdout)
 	}
-	checkLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
+	runnertest.CheckLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
 		regexp.QuoteMeta(fmt.Sprintf("     (timings not checked: the text's are for %s, this run is on %s)", other, here)),
 		`ok   c\.ipynb .*`,
 		regexp.QuoteMeta(fmt.Sprintf("     (checked the text's timings for %s, this run's machine; not those for %s)", here, other)),
@@ -329,9 +280,9 @@ func TestRunJobsTimedAlone(t *testing.T) {
 // parent's environment says) and a checkpoint folder of its own; the
 // report names the class of each run.
 func TestRunKernels(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
-	writeNotebook(t, dir, "env", "# env\n```go\n%%\nfmt.Printf(\"avx512=%q avx2=%q cache=%q\\n\", os.Getenv(\"GOMLX_SIMD_AVX512\"), os.Getenv(\"GOMLX_SIMD_AVX2\"), os.Getenv(\"COURSE_CACHE\"))\n```\n")
+	runnertest.WriteNotebook(t, dir, "env", "# env\n```go\n%%\nfmt.Printf(\"avx512=%q avx2=%q cache=%q\\n\", os.Getenv(\"GOMLX_SIMD_AVX512\"), os.Getenv(\"GOMLX_SIMD_AVX2\"), os.Getenv(\"COURSE_CACHE\"))\n```\n")
 	t.Setenv("GOMLX_SIMD_AVX2", "false") // must not leak into the runs of named classes
 	classes := backend.Classes()
 	stdout, failed := runAll(t, Batch{Paths: []string{filepath.Join(dir, "env.ipynb")}, Classes: classes, Jobs: 2, OutDir: filepath.Join(dir, "out")})
@@ -367,6 +318,6 @@ func TestRunKernels(t *testing.T) {
 			t.Errorf("the %s run's checkpoint folder %s is left behind", c.Name, cache)
 		}
 	}
-	checkLines(t, stdout, want)
+	runnertest.CheckLines(t, stdout, want)
 
 }

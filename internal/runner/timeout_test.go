@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/attention-in-go/course/internal/proctree"
+	"github.com/attention-in-go/course/internal/runner/runnertest"
 )
 
 func TestRunTimeout(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
-	writeNotebook(t, dir, "slow", "# Slow\n```go\n%%\nfmt.Println(1)\n```\n```go\n%%\ntime.Sleep(time.Hour)\n```\n")
+	runnertest.WriteNotebook(t, dir, "slow", "# Slow\n```go\n%%\nfmt.Println(1)\n```\n```go\n%%\ntime.Sleep(time.Hour)\n```\n")
 	start := time.Now()
 	// 12 s leaves the first cell time to compile on a busy machine, so
 	// that the timeout hits the second.
@@ -33,7 +34,7 @@ func TestRunTimeout(t *testing.T) {
 	}
 	// The kernel is interrupted, and nbconvert writes the notebook, which
 	// shows the cell that was running.
-	checkLines(t, out.String(), []string{
+	runnertest.CheckLines(t, out.String(), []string{
 		`FAIL slow\.ipynb  \d+\.\ds  1 of 2 cells failed`,
 		`  timed out after 12s`,
 		`  cell In\[2\]: time\.Sleep\(time\.Hour\)`,

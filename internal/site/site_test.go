@@ -6,16 +6,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/attention-in-go/course/internal/build"
 	"github.com/attention-in-go/course/internal/courseroot"
 	"github.com/attention-in-go/course/internal/lesson"
 	"github.com/attention-in-go/course/internal/notebook"
 	"github.com/attention-in-go/course/internal/runner"
+	"github.com/attention-in-go/course/internal/runner/runnertest"
 )
 
 func TestIntro(t *testing.T) {
@@ -123,7 +122,7 @@ func TestFixPage(t *testing.T) {
 
 // TestSite builds the site of a small course through Jupyter and GoNB.
 func TestSite(t *testing.T) {
-	requireJupyter(t)
+	runnertest.RequireJupyter(t)
 	root := t.TempDir()
 	for name, src := range map[string]string{
 		"01-a.md": "# Lesson A\n\nThe **first** lesson, with `code`.\n\nMore.\n",
@@ -135,8 +134,8 @@ func TestSite(t *testing.T) {
 	if err := os.MkdirAll(nbDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeNotebook(t, nbDir, "01-a", "# Lesson A\n\nThe **first** lesson, with `code`.\n\nFormula $x^2$.\n\n```go\n%%\nfmt.Println(\"printed by a\")\n```\n")
-	writeNotebook(t, nbDir, "02-b", "# Lesson B\n\nBack to [lesson A](01-a.ipynb).\n\n```go\n%%\nfmt.Println(\"printed by b\")\n```\n")
+	runnertest.WriteNotebook(t, nbDir, "01-a", "# Lesson A\n\nThe **first** lesson, with `code`.\n\nFormula $x^2$.\n\n```go\n%%\nfmt.Println(\"printed by a\")\n```\n")
+	runnertest.WriteNotebook(t, nbDir, "02-b", "# Lesson B\n\nBack to [lesson A](01-a.ipynb).\n\n```go\n%%\nfmt.Println(\"printed by b\")\n```\n")
 
 	out := filepath.Join(root, "build", "s")
 	buildSite := func() (string, error) {
@@ -151,7 +150,7 @@ func TestSite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Build: %v\nstdout: %s", err, stdout)
 	}
-	checkLines(t, stdout, []string{
+	runnertest.CheckLines(t, stdout, []string{
 		`ok   notebooks/01-a\.ipynb  \d+\.\ds  1 cells  0 images`,
 		`ok   notebooks/02-b\.ipynb  \d+\.\ds  1 cells  0 images`,
 		`site: 2 lessons in build/s \(\d+\.\ds\); open .*index\.html`,
@@ -192,7 +191,7 @@ func TestSite(t *testing.T) {
 	}
 
 	// A failing notebook: nothing is written, the old site stays.
-	writeNotebook(t, nbDir, "03-c", "# Lesson C\n\n```go\n%%\npanic(\"boom\")\n```\n")
+	runnertest.WriteNotebook(t, nbDir, "03-c", "# Lesson C\n\n```go\n%%\npanic(\"boom\")\n```\n")
 	stdout, err = buildSite()
 	if !errors.Is(err, ErrFailed) || !strings.Contains(stdout, "1 of 3 notebooks failed: site not written") {
 		t.Errorf("Build with a failing notebook: %v, stdout:\n%s", err, stdout)
@@ -205,35 +204,6 @@ func TestSite(t *testing.T) {
 	}
 }
 
-// requireJupyter skips the tests that run notebooks in -short mode or
-// without Jupyter and the gonb kernel.
-func requireJupyter(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs Jupyter: skipped in -short mode")
-	}
-	if _, err := runner.New(context.Background(), runner.Options{Timeout: time.Minute}); err != nil {
-		t.Skip(err)
-	}
-}
-
-// writeNotebook builds a lesson source into dir/name.ipynb without the
-// setup cell (these cells do not import the course).
-func writeNotebook(t *testing.T, dir, name, src string) {
-	t.Helper()
-	l, err := lesson.Parse("lessons/"+name+".md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb, err := build.Builder{}.Build(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := notebook.WriteFile(filepath.Join(dir, name+".ipynb"), nb); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -241,25 +211,6 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// checkLines checks that the lines of out include lines matching the
-// regexps of want, in order.
-func checkLines(t *testing.T, out string, want []string) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	i := 0
-	for _, w := range want {
-		re := regexp.MustCompile("^" + w + "$")
-		for i < len(lines) && !re.MatchString(lines[i]) {
-			i++
-		}
-		if i == len(lines) {
-			t.Errorf("no line matching %q (in order) in output:\n%s", w, out)
-			return
-		}
-		i++
 	}
 }
 
