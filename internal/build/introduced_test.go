@@ -1,15 +1,15 @@
+package build
+
 // The library's doc comments say which lesson introduces each exported
 // symbol ("Introduced in lesson 04."): TestIntroducedInLesson holds them to
-// the lessons. This test-only package checks the library as a whole; it
-// imports nothing of the course, as nothing in lib/ does.
-package lib_test
+// the lessons, next to TestCellsCheckErrors, which reads the library and
+// the lessons too.
 
 import (
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/mod/modfile"
+	"github.com/attention-in-go/course/internal/courseroot"
 )
 
 // introducedRE finds where a doc comment says a symbol is introduced:
@@ -296,12 +296,7 @@ func lessonText(dir, n string) (string, string) {
 // The rule does not check that the mention is the first one, nor that
 // later lessons do not use the symbol too.
 func TestIntroducedInLesson(t *testing.T) {
-	if os.Getenv("COURSE_TEST_EXEC") != "" {
-		// make test-arm64 runs lib/'s tests under qemu for its arithmetic;
-		// the sources are the same there, and make test-go checks them.
-		t.Skip("a check of the sources, not of the arithmetic: skipped under emulation")
-	}
-	root, err := courseRoot(".")
+	root, err := courseroot.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,47 +350,4 @@ func TestMentions(t *testing.T) {
 			t.Errorf("mentions(%q, %s) = %v, want %v", tt.text, tt.in, got, tt.want)
 		}
 	}
-}
-
-// modulePath is the course's Go module, whose go.mod marks the course
-// root.
-const modulePath = "github.com/attention-in-go/course"
-
-// courseRoot returns the course root: the closest folder at or above dir
-// whose go.mod declares modulePath, as internal/courseroot.Find finds it
-// (lib/ imports nothing of internal/).
-func courseRoot(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && modfile.ModulePath(data) == modulePath {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("not inside the course: no go.mod of module %s in %s or above", modulePath, dir)
-		}
-	}
-}
-
-// parseLibrary parses the non-test Go files under root/lib with mode and
-// calls fn with each file and its path relative to root, slash-separated
-// (lib/attention/score.go).
-func parseLibrary(root string, fset *token.FileSet, mode parser.Mode, fn func(rel string, f *ast.File) error) error {
-	return filepath.WalkDir(filepath.Join(root, "lib"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, p, nil, mode)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		return fn(filepath.ToSlash(rel), f)
-	})
 }
