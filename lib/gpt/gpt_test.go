@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -162,6 +163,43 @@ func TestGenerateCachedEqualsFull(t *testing.T) {
 	learned.Positions = Learned
 	if _, err := NewGenerator(store, learned, 13); err == nil {
 		t.Error("learned positions beyond Context: no error")
+	}
+}
+
+// TestCompareKV: the comparison's two generations agree, and each token's
+// time is its fastest over the timed runs.
+func TestCompareKV(t *testing.T) {
+	store := newStore(t, tiny, 11)
+	g, err := NewGenerator(store, tiny, tiny.Context)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, err := g.CompareKV([]byte("if x"), 8, 2, Sampler{Temperature: 1, TopK: 5}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !kv.Same || len(kv.Cached.PerToken) != 8 || len(kv.Full.PerToken) != 8 {
+		t.Errorf("same %v, %d and %d times", kv.Same, len(kv.Cached.PerToken), len(kv.Full.PerToken))
+	}
+
+	ms := func(d ...int) []time.Duration {
+		out := make([]time.Duration, len(d))
+		for i, v := range d {
+			out[i] = time.Duration(v) * time.Millisecond
+		}
+		return out
+	}
+	runs := []*Generation{
+		{Positions: []int{4, 5, 6}, PerToken: ms(5, 1, 9)},
+		{Positions: []int{4, 5, 6}, PerToken: ms(2, 7, 9)},
+		{Positions: []int{4, 5, 6}, PerToken: ms(3, 4, 8)},
+	}
+	got := fastest(runs)
+	if !slices.Equal(got.PerToken, ms(2, 1, 8)) || !slices.Equal(got.Positions, []int{4, 5, 6}) {
+		t.Errorf("fastest: %v at %v, want [2ms 1ms 8ms] at [4 5 6]", got.PerToken, got.Positions)
+	}
+	if !slices.Equal(runs[0].PerToken, ms(5, 1, 9)) {
+		t.Errorf("fastest changed its first run: %v", runs[0].PerToken)
 	}
 }
 
