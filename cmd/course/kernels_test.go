@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,14 @@ func TestKernels(t *testing.T) {
 		}
 	}
 
-	t.Setenv("GOMLX_SIMD_AVX2", "false") // the parent's switch must not reach the runs
+	// A switch off in the parent makes this a machine without those
+	// kernels: their class is not run, and the switch does not reach the
+	// other classes' runs, each of which gets its own.
+	t.Setenv("GOMLX_SIMD_AVX2", "false")
+	classes = backend.Classes()
+	if slices.ContainsFunc(classes, func(c backend.Class) bool { return c.Name == backend.AVX2 }) {
+		t.Errorf("with GOMLX_SIMD_AVX2=false the classes are %v", classes)
+	}
 	code, stdout, stderr = runCourse(t, t.TempDir(), "kernels", "sh", "-c", `echo "env GOMLX_SIMD_AVX512=$GOMLX_SIMD_AVX512 GOMLX_SIMD_AVX2=$GOMLX_SIMD_AVX2"`)
 	if code != exitOK {
 		t.Fatalf("kernels sh: status %d, %q %q", code, stdout, stderr)

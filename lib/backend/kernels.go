@@ -31,7 +31,7 @@ const (
 // the lesson does not name it.
 type Class struct {
 	Name string
-	Env  []string // NAME=value pairs, empty for the machine's own class
+	Env  []string // NAME=value pairs, empty for the CPU's best class
 }
 
 // Classes returns the kernel classes a course program can run with on
@@ -42,8 +42,33 @@ type Class struct {
 // Go; elsewhere plain Go alone. The test targets run the kernel-sensitive
 // tests and the trained lessons once per class (`course kernels`).
 //
+// A switch already off in this program's environment makes the machine
+// one without those kernels: with GOMLX_SIMD_AVX512=false and
+// GOMLX_SIMD_AVX2=false, an AVX-512 machine's classes are plain Go alone,
+// as a CPU without AVX2 has them, so `make test` run so is the one such a
+// CPU runs. A class's Env selects it whatever the environment it is added
+// to says, once that environment's GOMLX_SIMD_ variables are removed.
+//
 // Part of the library behind lesson 06; the lesson does not name it.
 func Classes() []Class {
+	return classesIn(os.Environ())
+}
+
+// classesIn returns [Classes] for a program whose environment is env.
+func classesIn(env []string) []Class {
+	var cs []Class
+	for _, c := range cpuClasses() {
+		if allows(env, c.Name) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// cpuClasses returns the classes of the CPU, whatever this program's
+// environment says: its own first, then the ones it emulates with the
+// environment that selects each.
+func cpuClasses() []Class {
 	off512 := envutil.SIMD_AVX512_Env + "=false"
 	off2 := envutil.SIMD_AVX2_Env + "=false"
 	var cs []Class
@@ -91,14 +116,15 @@ func MatMulKernels() string {
 
 // KernelsWith names the kernels a course program, built with
 // GOEXPERIMENT=simd, uses on this machine when started with the
-// environment env (NAME=value pairs, as [os.Environ] gives): the first of
-// [Classes] that env's GOMLX_SIMD_AVX512 and GOMLX_SIMD_AVX2 allow. Tools
+// environment env (NAME=value pairs, as [os.Environ] gives): the fastest
+// class the CPU has that env's GOMLX_SIMD_AVX512 and GOMLX_SIMD_AVX2
+// allow. Tools
 // that start course programs (the notebook runner) use it to say which
 // kernels a run used.
 //
 // Part of the library behind lesson 06; the lesson does not name it.
 func KernelsWith(env []string) string {
-	for _, c := range Classes() {
+	for _, c := range cpuClasses() {
 		if allows(env, c.Name) {
 			return c.Name
 		}

@@ -106,18 +106,20 @@ func TestClasses(t *testing.T) {
 		t.Skip("child process")
 	}
 	cs := Classes()
-	if len(cs) == 0 || len(cs[0].Env) != 0 || cs[len(cs)-1].Name != Plain {
-		t.Fatalf("Classes() = %v: want the CPU's own class first, with no environment, and plain Go last", cs)
+	if len(cs) == 0 || cs[len(cs)-1].Name != Plain {
+		t.Fatalf("Classes() = %v: want the CPU's own class first and plain Go last", cs)
 	}
-	if first := wantKernels(true, "", ""); cs[0].Name != first {
-		t.Errorf("Classes()[0] = %q, but this CPU's best kernels are %q", cs[0].Name, first)
+	if first := wantKernels(true, os.Getenv("GOMLX_SIMD_AVX512"), os.Getenv("GOMLX_SIMD_AVX2")); cs[0].Name != first {
+		t.Errorf("Classes()[0] = %q, but this CPU's best kernels that the environment leaves on are %q", cs[0].Name, first)
 	}
 	order := []string{AVX512, AVX2, Plain}
 	for i, c := range cs {
 		if i > 0 && slices.Index(order, c.Name) <= slices.Index(order, cs[i-1].Name) {
 			t.Errorf("Classes() = %v: %q after %q", cs, c.Name, cs[i-1].Name)
 		}
-		// A parent that has switched kernels off itself must not leak into the child.
+		// A parent that has switched kernels off itself must not leak into
+		// the child: a class's Env selects it once the parent's switches are
+		// removed, as the runner does.
 		env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMLX_SIMD_") }), c.Env...)
 		if kw := KernelsWith(env); kw != c.Name {
 			t.Errorf("KernelsWith(%q) = %q, want %q", c.Env, kw, c.Name)
@@ -131,6 +133,42 @@ func TestClasses(t *testing.T) {
 				t.Errorf("with %q compute used %q (%s) and MatMulKernels says %q, want %q", c.Env, got.algorithm, got.compute, got.matmul, c.Name)
 			}
 		})
+	}
+}
+
+// TestClassesIn: a switch turned off in the environment removes its
+// class, and each class's Env still selects it.
+func TestClassesIn(t *testing.T) {
+	names := func(cs []Class) (out []string) {
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	all := names(cpuClasses())
+	without := func(drop ...string) []string {
+		return slices.DeleteFunc(slices.Clone(all), func(n string) bool { return slices.Contains(drop, n) })
+	}
+	for _, tt := range []struct {
+		env  []string
+		want []string
+	}{
+		{nil, all},
+		{[]string{"GOMLX_SIMD_AVX512=true"}, all},
+		{[]string{"GOMLX_SIMD_AVX512=false"}, without(AVX512)},
+		{[]string{"GOMLX_SIMD_AVX512=0", "GOMLX_SIMD_AVX2=off"}, []string{Plain}},
+		{[]string{"GOMLX_SIMD_AVX2=false"}, without(AVX2)},
+		{[]string{"GOMLX_SIMD_AVX512=false", "GOMLX_SIMD_AVX512=true"}, all}, // the last one wins
+	} {
+		cs := classesIn(tt.env)
+		if !slices.Equal(names(cs), tt.want) {
+			t.Errorf("classesIn(%q) = %v, want %v", tt.env, names(cs), tt.want)
+		}
+		for _, c := range cs {
+			if got := KernelsWith(c.Env); got != c.Name {
+				t.Errorf("classesIn(%q): class %s's environment %q selects %s", tt.env, c.Name, c.Env, got)
+			}
+		}
 	}
 }
 
