@@ -66,9 +66,12 @@ func bruteKneserNey(text []byte, order int, d float64, context []byte, c byte) f
 			if top {
 				return occurrences(text, hx)
 			}
+			// The distinct bytes b for which b·h·x occurs in text.
 			n := 0
-			for b := range 256 {
-				if occurrences(text, append([]byte{byte(b)}, hx...)) > 0 {
+			var seen [256]bool
+			for i := 0; i+1+len(hx) <= len(text); i++ {
+				if b := text[i]; !seen[b] && bytes.Equal(text[i+1:i+1+len(hx)], hx) {
+					seen[b] = true
 					n++
 				}
 			}
