@@ -18,8 +18,8 @@ var kernelsCommand = &command{
 	summary: "list the kernel classes this machine can run, or run a command under each",
 	help: `
 Kernels lists the classes of GoMLX compute kernels a course program can
-run with on this machine, its own (fastest) first, each with the
-environment that selects it:
+run with on this machine, the fastest first, each with the environment
+that selects it:
 
   AVX-512
   AVX2      GOMLX_SIMD_AVX512=false
@@ -27,12 +27,14 @@ environment that selects it:
 
 Each class sums in its own order, so a training's last digits depend on
 it; a machine with AVX-512 runs, bit for bit, what an AVX2 laptop and a
-CPU without AVX2 run (lib/backend.Classes). Course programs are built
-with GOEXPERIMENT=simd, which the Makefile sets.
+CPU without AVX2 run (lib/backend.Classes). A switch already off in the
+environment leaves its class out, as on a CPU without those kernels.
+Course programs are built with GOEXPERIMENT=simd, which the Makefile
+sets.
 
 Given a command, kernels runs it once per class, in that order, with the
 class's environment (replacing any GOMLX_SIMD_ variable of its own), and
-fails as soon as one run fails. -others leaves out the machine's own
+fails as soon as one run fails. -others leaves out the first, fastest
 class. make test-go runs the library's tests this way:
 
   go run ./cmd/course kernels -others go test -short ./lib/...
@@ -41,7 +43,7 @@ class. make test-go runs the library's tests this way:
 }
 
 func runKernels(e *env, fs *flag.FlagSet, args []string) error {
-	others := fs.Bool("others", false, "leave out the machine's own class")
+	others := fs.Bool("others", false, "leave out the first, fastest class")
 	if err := e.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,7 +58,7 @@ func runKernels(e *env, fs *flag.FlagSet, args []string) error {
 		return nil
 	}
 	if len(classes) == 0 {
-		fmt.Fprintf(e.stdout, "==> this machine runs only the %s kernels: no other class to run %s under\n", backend.Classes()[0].Name, fs.Arg(0))
+		fmt.Fprintf(e.stdout, "==> this machine runs only the %s kernels (in this environment): no other class to run %s under\n", backend.Classes()[0].Name, fs.Arg(0))
 	}
 	for _, c := range classes {
 		fmt.Fprintf(e.stdout, "==> kernels %s: %s\n", c.Name, strings.Join(append(slices.Clone(c.Env), fs.Args()...), " "))

@@ -44,11 +44,15 @@ are not checked; their stubs compute nothing.
 A trained figure moves with the order of the sums, which depends on the
 CPU's kernels (AVX-512, AVX2, plain Go): the text states what every class
 gives, and -kernels runs each notebook under each class named — a
-comma-separated list of AVX-512, AVX2 and plain, "all" (every class this
-machine can run, its own first: an AVX-512 CPU emulates AVX2 and plain Go
-by switching GoMLX's kernels off, GOMLX_SIMD_AVX512=false and
-GOMLX_SIMD_AVX2=false) or "others" (all but its own). Without -kernels
-the notebooks run with the kernels the environment gives. A timing of the
+comma-separated list of AVX-512, AVX2 and plain (each run with its own
+switches, whatever the environment's), "all" (every class this machine
+can run, the fastest first: an AVX-512 CPU emulates AVX2 and plain Go by
+switching GoMLX's kernels off, GOMLX_SIMD_AVX512=false and
+GOMLX_SIMD_AVX2=false) or "others" (all but the first). A switch already
+off in the environment makes this a machine without those kernels for
+"all" and "others": GOMLX_SIMD_AVX512=false GOMLX_SIMD_AVX2=false make
+test runs what a CPU without AVX2 runs. Without -kernels the notebooks
+run with the kernels the environment gives. A timing of the
 text is checked only on a run on the machine it was measured on (its
 kernel class and number of cores), and only against being stale (see
 internal/claim); the report says which timings it did not check.
@@ -99,7 +103,7 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	defer cleanup()
 	if *kernels != "" && len(classes) == 0 {
-		fmt.Fprintf(e.stdout, "-kernels %s: this machine runs only the %s kernels; nothing to run\n", *kernels, backend.Classes()[0].Name)
+		fmt.Fprintf(e.stdout, "-kernels %s: this machine runs only the %s kernels (in this environment); nothing to run\n", *kernels, backend.Classes()[0].Name)
 		return nil
 	}
 	failed, err := r.RunAll(e.ctx, e.stdout, runner.Batch{Paths: paths, Classes: classes, Jobs: *jobs, OutDir: outDir, Name: e.display})
@@ -131,7 +135,7 @@ func kernelClasses(flag string) ([]backend.Class, error) {
 	}
 	here := backend.Classes()
 	var names []string
-	for _, c := range here {
+	for _, c := range backend.CPUClasses() {
 		names = append(names, c.Name)
 	}
 	switch flag {
@@ -147,12 +151,15 @@ func kernelClasses(flag string) ([]backend.Class, error) {
 		if want == "" {
 			return nil, usageErrorf("-kernels %s: %q is not a kernel class (AVX-512, AVX2, plain, or all, others)", flag, name)
 		}
-		i := slices.IndexFunc(here, func(c backend.Class) bool { return c.Name == want })
+		// A class named on purpose runs with its own switches, whatever
+		// this environment's say: it is one of the CPU's classes.
+		cpu := backend.CPUClasses()
+		i := slices.IndexFunc(cpu, func(c backend.Class) bool { return c.Name == want })
 		if i < 0 {
 			return nil, usageErrorf("-kernels %s: this machine cannot run the %s kernels; it runs %s", flag, want, strings.Join(names, ", "))
 		}
 		if !slices.ContainsFunc(out, func(c backend.Class) bool { return c.Name == want }) {
-			out = append(out, here[i])
+			out = append(out, cpu[i])
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,9 +40,22 @@ func TestKernelClasses(t *testing.T) {
 			t.Errorf("kernelClasses(%q) = %v, %v; want %v, %q", tt.flag, got, err, tt.want, tt.err)
 		}
 	}
-	if here[0].Name != backend.AVX512 {
+	cpu := backend.CPUClasses()
+	if cpu[0].Name != backend.AVX512 {
 		if _, err := kernelClasses("AVX-512"); err == nil || !strings.Contains(err.Error(), "cannot run the AVX-512 kernels") {
 			t.Errorf("kernelClasses(AVX-512) on a CPU without it: %v", err)
+		}
+	}
+	// A switch off in the environment leaves its class out of "all", but a
+	// class named on purpose still runs (with its own switches).
+	if i := slices.IndexFunc(cpu, func(c backend.Class) bool { return c.Name == backend.AVX2 }); i >= 0 {
+		t.Setenv("GOMLX_SIMD_AVX2", "false")
+		all, err := kernelClasses("all")
+		if err != nil || slices.ContainsFunc(all, func(c backend.Class) bool { return c.Name == backend.AVX2 }) {
+			t.Errorf("with GOMLX_SIMD_AVX2=false, kernelClasses(all) = %v, %v", all, err)
+		}
+		if got, err := kernelClasses("AVX2"); err != nil || fmt.Sprint(got) != fmt.Sprint(cpu[i:i+1]) {
+			t.Errorf("with GOMLX_SIMD_AVX2=false, kernelClasses(AVX2) = %v, %v; want %v", got, err, cpu[i:i+1])
 		}
 	}
 }

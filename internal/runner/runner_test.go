@@ -275,16 +275,16 @@ func TestRunJobsTimedAlone(t *testing.T) {
 	}
 }
 
-// TestRunKernels: with every class this machine can run, RunAll runs each notebook under every class this
-// machine can run, in order, each with the class's switches (whatever the
-// parent's environment says) and a checkpoint folder of its own; the
+// TestRunKernels: given every class of the CPU, RunAll runs each notebook
+// under each, in order, each with exactly the class's switches (whatever
+// the parent's environment says) and a checkpoint folder of its own; the
 // report names the class of each run.
 func TestRunKernels(t *testing.T) {
 	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
 	runnertest.WriteNotebook(t, dir, "env", "# env\n```go\n%%\nfmt.Printf(\"avx512=%q avx2=%q cache=%q\\n\", os.Getenv(\"GOMLX_SIMD_AVX512\"), os.Getenv(\"GOMLX_SIMD_AVX2\"), os.Getenv(\"COURSE_CACHE\"))\n```\n")
 	t.Setenv("GOMLX_SIMD_AVX2", "false") // must not leak into the runs of named classes
-	classes := backend.Classes()
+	classes := backend.CPUClasses()
 	stdout, failed := runAll(t, Batch{Paths: []string{filepath.Join(dir, "env.ipynb")}, Classes: classes, Jobs: 2, OutDir: filepath.Join(dir, "out")})
 	if failed != 0 {
 		t.Fatalf("RunAll: %d failed\n%s", failed, stdout)
@@ -309,6 +309,14 @@ func TestRunKernels(t *testing.T) {
 		env := []string{"GOMLX_SIMD_AVX512=" + avx512, "GOMLX_SIMD_AVX2=" + avx2}
 		if got := backend.KernelsWith(env); got != c.Name {
 			t.Errorf("the %s run had %q, which selects %s", c.Name, env, got)
+		}
+		want := map[string]string{}
+		for _, kv := range c.Env {
+			k, v, _ := strings.Cut(kv, "=")
+			want[k] = v
+		}
+		if avx512 != want["GOMLX_SIMD_AVX512"] || avx2 != want["GOMLX_SIMD_AVX2"] {
+			t.Errorf("the %s run had %q, want exactly its class's switches %q", c.Name, env, c.Env)
 		}
 		if cache == "" || caches[cache] || !strings.HasSuffix(cache, slug) {
 			t.Errorf("the %s run's COURSE_CACHE is %q: want a folder of its own", c.Name, cache)

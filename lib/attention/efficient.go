@@ -17,7 +17,7 @@ import (
 type Cost struct {
 	N                              int           // sequence length (queries = keys)
 	FullBytes, BlockedBytes        uint64        // heap bytes allocated by the call ([AllocatedBytes])
-	FullTime, BlockedTime, LinTime time.Duration // the fastest of a few calls ([MeasureCosts])
+	FullTime, BlockedTime, LinTime time.Duration // the fastest call of a tenth of a second's worth, one at least ([MeasureCosts])
 	BlockedDiff                    float64       // max |Blocked − Full| over the outputs
 	LinearError                    float64       // ‖Linear − Full‖ / ‖Full‖ (Frobenius norms)
 	ScoreBytes                     uint64        // 8·N², the float64 score matrix Full keeps

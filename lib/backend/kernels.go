@@ -35,7 +35,8 @@ type Class struct {
 }
 
 // Classes returns the kernel classes a course program can run with on
-// this machine, its own (fastest) first, then each one it can emulate.
+// this machine in this environment, the fastest first, then each one it
+// can emulate.
 // Course programs are built with GOEXPERIMENT=simd (the Makefile, the
 // notebooks' setup cell and the grader set it), so on an amd64 CPU with
 // AVX-512 that is AVX-512, AVX2 and plain Go; with AVX2, AVX2 and plain
@@ -43,11 +44,13 @@ type Class struct {
 // tests and the trained lessons once per class (`course kernels`).
 //
 // A switch already off in this program's environment makes the machine
-// one without those kernels: with GOMLX_SIMD_AVX512=false and
+// one without those kernels ([CPUClasses] lists them whatever the
+// environment says): with GOMLX_SIMD_AVX512=false and
 // GOMLX_SIMD_AVX2=false, an AVX-512 machine's classes are plain Go alone,
-// as a CPU without AVX2 has them, so `make test` run so is the one such a
-// CPU runs. A class's Env selects it whatever the environment it is added
-// to says, once that environment's GOMLX_SIMD_ variables are removed.
+// as a CPU without AVX2 has them, and `make test` then runs the course's
+// tests and notebooks under the classes such a CPU has. A class's Env
+// selects it once the GOMLX_SIMD_ variables of the environment it is
+// added to are removed, as the runner does.
 //
 // Part of the library behind lesson 06; the lesson does not name it.
 func Classes() []Class {
@@ -57,7 +60,7 @@ func Classes() []Class {
 // classesIn returns [Classes] for a program whose environment is env.
 func classesIn(env []string) []Class {
 	var cs []Class
-	for _, c := range cpuClasses() {
+	for _, c := range CPUClasses() {
 		if allows(env, c.Name) {
 			cs = append(cs, c)
 		}
@@ -65,10 +68,14 @@ func classesIn(env []string) []Class {
 	return cs
 }
 
-// cpuClasses returns the classes of the CPU, whatever this program's
-// environment says: its own first, then the ones it emulates with the
-// environment that selects each.
-func cpuClasses() []Class {
+// CPUClasses returns the kernel classes of the CPU, whatever this
+// program's environment says: its own (fastest) first, then the ones it
+// emulates, each with the environment that selects it. A class named on
+// purpose (`course run -kernels AVX2`) is looked up here: its runs replace
+// the environment's switches.
+//
+// Part of the library behind lesson 06; the lesson does not name it.
+func CPUClasses() []Class {
 	off512 := envutil.SIMD_AVX512_Env + "=false"
 	off2 := envutil.SIMD_AVX2_Env + "=false"
 	var cs []Class
@@ -118,13 +125,12 @@ func MatMulKernels() string {
 // GOEXPERIMENT=simd, uses on this machine when started with the
 // environment env (NAME=value pairs, as [os.Environ] gives): the fastest
 // class the CPU has that env's GOMLX_SIMD_AVX512 and GOMLX_SIMD_AVX2
-// allow. Tools
-// that start course programs (the notebook runner) use it to say which
-// kernels a run used.
+// allow. Tools that start course programs (the notebook runner) use it to
+// say which kernels a run used.
 //
 // Part of the library behind lesson 06; the lesson does not name it.
 func KernelsWith(env []string) string {
-	for _, c := range cpuClasses() {
+	for _, c := range CPUClasses() {
 		if allows(env, c.Name) {
 			return c.Name
 		}

@@ -18,12 +18,12 @@ type KVComparison struct {
 	Same         bool // the two gave the same bytes
 }
 
-// KVRepeats is how many timed runs CompareKV makes of each way.
-const KVRepeats = 3
+// kvRepeats is how many timed runs CompareKV makes of each way.
+const kvRepeats = 3
 
 // CompareKV generates n bytes after prompt for batch samples with sampler
 // s, with and without the cache. A first run of each compiles the graphs
-// (one per prefix length without the cache); then KVRepeats timed runs
+// (one per prefix length without the cache); then kvRepeats timed runs
 // alternate the two ways, and each token's time is its fastest over the
 // repeats, so a moment when something else on the machine is busy lands
 // in neither side of the comparison.
@@ -31,7 +31,7 @@ const KVRepeats = 3
 // Introduced in lesson 10.
 func (g *Generator) CompareKV(prompt []byte, n, batch int, s Sampler, seed uint32) (*KVComparison, error) {
 	var cached, full []*Generation
-	for run := range 1 + KVRepeats {
+	for run := range 1 + kvRepeats {
 		c, err := g.Generate(prompt, n, batch, s, seed, true)
 		if err != nil {
 			return nil, err
