@@ -506,11 +506,11 @@ func MeasureCheckpointing(n, d int, depths []int, seed uint64) ([]CheckpointCost
 		c := CheckpointCost{Layers: nl, Every: max(1, int(math.Round(math.Sqrt(float64(nl)))))}
 		var plain, ckpt StackGrads
 		var pm, cm StackMemory
-		c.PlainTime = fastestTime(func() { plain, pm, err = s.Gradients(x, g) })
+		c.PlainTime = fastestTime(5, func() { plain, pm, err = s.Gradients(x, g) })
 		if err != nil {
 			return nil, err
 		}
-		c.CheckpointTime = fastestTime(func() { ckpt, cm, err = s.CheckpointedGradients(x, g, c.Every) })
+		c.CheckpointTime = fastestTime(5, func() { ckpt, cm, err = s.CheckpointedGradients(x, g, c.Every) })
 		if err != nil {
 			return nil, err
 		}
@@ -522,11 +522,11 @@ func MeasureCheckpointing(n, d int, depths []int, seed uint64) ([]CheckpointCost
 	return out, nil
 }
 
-// fastestTime runs f five times and returns the shortest duration: on a
+// fastestTime runs f calls times and returns the shortest duration: on a
 // shared machine, the run least disturbed by anything else.
-func fastestTime(f func()) time.Duration {
+func fastestTime(calls int, f func()) time.Duration {
 	fastest := time.Duration(math.MaxInt64)
-	for range 5 {
+	for range calls {
 		runtime.GC() // not to charge this run for the garbage of the last
 		start := time.Now()
 		f()

@@ -17,7 +17,7 @@ import (
 type Cost struct {
 	N                              int           // sequence length (queries = keys)
 	FullBytes, BlockedBytes        uint64        // heap bytes allocated by the call ([AllocatedBytes])
-	FullTime, BlockedTime, LinTime time.Duration // the fastest call of a tenth of a second's worth, one at least ([MeasureCosts])
+	FullTime, BlockedTime, LinTime time.Duration // the fastest of 3 calls each
 	BlockedDiff                    float64       // max |Blocked − Full| over the outputs
 	LinearError                    float64       // ‖Linear − Full‖ / ‖Full‖ (Frobenius norms)
 	ScoreBytes                     uint64        // 8·N², the float64 score matrix Full keeps
@@ -26,8 +26,9 @@ type Cost struct {
 // MeasureCosts runs [Full], [Blocked] (block) and [Linear] on
 // self-attention inputs of each length, q, k, v ~ N(0, 1) of width d
 // drawn from seed, and measures the bytes each allocates, its time (the
-// fastest of as many calls as add up to a tenth of a second, one at
-// least), and how far Blocked and Linear are from Full.
+// fastest of 3 calls, so that a busy moment elsewhere on the machine does
+// not double a call of a few milliseconds), and how far Blocked and
+// Linear are from Full.
 //
 // Introduced in lesson 11.
 func MeasureCosts(lengths []int, d, block int, seed uint32) ([]Cost, error) {
@@ -38,15 +39,15 @@ func MeasureCosts(lengths []int, d, block int, seed uint32) ([]Cost, error) {
 		c := Cost{N: n, ScoreBytes: uint64(8 * n * n)}
 		var full, blocked, lin [][]float64
 		var err error
-		c.FullTime = fastest(func() { c.FullBytes = AllocatedBytes(func() { full, err = Full(q, k, v) }) })
+		c.FullTime = fastestTime(3, func() { c.FullBytes = AllocatedBytes(func() { full, err = Full(q, k, v) }) })
 		if err != nil {
 			return nil, err
 		}
-		c.BlockedTime = fastest(func() { c.BlockedBytes = AllocatedBytes(func() { blocked, err = Blocked(q, k, v, block) }) })
+		c.BlockedTime = fastestTime(3, func() { c.BlockedBytes = AllocatedBytes(func() { blocked, err = Blocked(q, k, v, block) }) })
 		if err != nil {
 			return nil, err
 		}
-		c.LinTime = fastest(func() { lin, err = Linear(q, k, v) })
+		c.LinTime = fastestTime(3, func() { lin, err = Linear(q, k, v) })
 		if err != nil {
 			return nil, err
 		}
@@ -55,24 +56,6 @@ func MeasureCosts(lengths []int, d, block int, seed uint32) ([]Cost, error) {
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// minTiming is how long [fastest] keeps calling.
-const minTiming = 100 * time.Millisecond
-
-// fastest calls f until the calls add up to minTiming, once at least, and
-// returns the fastest call's time: a call of a few milliseconds, timed
-// once, can take twice as long when something else on the machine is
-// busy for a moment.
-func fastest(f func()) time.Duration {
-	best := time.Duration(math.MaxInt64)
-	for total := time.Duration(0); total < minTiming; {
-		start := time.Now()
-		f()
-		d := time.Since(start)
-		best, total = min(best, d), total+d
-	}
-	return best
 }
 
 func maxAbsDiff(a, b [][]float64) float64 {

@@ -206,32 +206,19 @@ func TestMeasureCosts(t *testing.T) {
 	}
 }
 
-// TestFastest: the fastest call wins wherever it falls, and calls stop
-// once they add up to minTiming.
-func TestFastest(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		sleep []time.Duration // the calls' sleeps, in order; none after
-		calls int             // how many calls, 0 for "more than the list"
-	}{
-		{"one call long enough", []time.Duration{minTiming + 20*time.Millisecond}, 1},
-		{"fast, then long enough", []time.Duration{0, minTiming + 10*time.Millisecond}, 2},
-		{"slow first", []time.Duration{60 * time.Millisecond}, 0},
-	} {
+// TestFastestTime: f is called the number of times asked, and the
+// fastest call wins wherever it falls.
+func TestFastestTime(t *testing.T) {
+	const slow = 60 * time.Millisecond
+	for _, sleeps := range [][]time.Duration{{0, slow, slow}, {slow, 0, slow}, {slow, slow, 0}} {
 		calls := 0
-		got := fastest(func() {
-			if calls < len(tc.sleep) {
-				time.Sleep(tc.sleep[calls])
-			}
+		got := fastestTime(len(sleeps), func() {
+			time.Sleep(sleeps[calls])
 			calls++
 		})
-		if tc.calls > 0 && calls != tc.calls || tc.calls == 0 && calls <= len(tc.sleep) {
-			t.Errorf("%s: %d calls", tc.name, calls)
-		}
-		// With a call that does not sleep, the fastest is far below every
-		// sleep; with one call, it is that call.
-		if tc.calls != 1 && got >= 50*time.Millisecond || tc.calls == 1 && got < tc.sleep[0] {
-			t.Errorf("%s: fastest = %v", tc.name, got)
+		// The call that does not sleep is far below the others.
+		if calls != len(sleeps) || got >= slow/2 {
+			t.Errorf("sleeps %v: %d calls, fastest %v", sleeps, calls, got)
 		}
 	}
 }
