@@ -80,6 +80,9 @@ func smallNoSIMDHalfPrecision[I gotype.HalfPrecision[I], O gotype.NumericNotComp
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	//alt:generic if noSIMDSmall(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output, false) {
+	//alt:generic return
+	//alt:generic }
 
 	var iZero I
 	iSize := unsafe.Sizeof(iZero)

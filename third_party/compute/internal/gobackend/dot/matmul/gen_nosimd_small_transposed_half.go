@@ -80,6 +80,9 @@ func smallNoSIMDHalfPrecisionTransposed[I gotype.HalfPrecision[I], O gotype.Nume
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	//alt:generic if noSIMDSmall(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output, true) {
+	//alt:generic return
+	//alt:generic }
 
 	var iZero I
 	iSize := unsafe.Sizeof(iZero)

@@ -159,7 +159,7 @@ func largeNoSIMDMatrixSlice[I, O gotype.NumericNotComplex]( //alt:generic
 				unsafePackLHS(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize,
 					lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows)
 
-				largeNoSIMDPanel( //alt:generic
+				noSIMDPanel( //alt:generic
 					//alt:half largeNoSIMDPanelHalfPrecision(
 					packedLHS, packedRHS, packedOutput,
 					params.LHSPanelCrossSize, params.RHSPanelCrossSize,

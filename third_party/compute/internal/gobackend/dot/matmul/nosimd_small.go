@@ -74,6 +74,9 @@ func smallNoSIMDGeneric[I, O gotype.NumericNotComplex]( //alt:generic
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	if noSIMDSmall(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output, false) { //alt:generic
+		return //alt:generic
+	} //alt:generic
 
 	var iZero I
 	iSize := unsafe.Sizeof(iZero)

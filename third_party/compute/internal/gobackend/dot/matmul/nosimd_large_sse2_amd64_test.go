@@ -1,0 +1,134 @@
+// Tests of the attention-in-go course's patch: the large product's float32
+// panels in SSE2 lanes give the release's Go kernel bit for bit.
+
+package matmul
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestSSE2LargeKernelFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 17))
+	// Mostly ordinary numbers; in some trials zeros of both signs,
+	// infinities, subnormals and NaNs with payloads too. Where two NaNs
+	// meet, which one comes out depends on the operands' order in the
+	// instruction: a NaN must give a NaN, of any payload.
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc12345), math.Float32frombits(0xffc54321), 1e-40, 3e38}
+	value := func(specials bool) float32 {
+		if specials && r.IntN(8) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return float32(r.NormFloat64())
+	}
+	const sentinel = 12345.5 // in the output wherever neither kernel should write
+	const guard = 64         // elements after each panel, which no kernel may touch
+	params := NoSIMDParams
+	for trial := range 2000 {
+		// The course's panels are 2 rows high; a taller one checks the
+		// wrapper's loop over row groups.
+		panelRows := params.LHSPanelCrossSize
+		if trial%4 == 0 {
+			panelRows = 6
+		}
+		rows := 1 + r.IntN(panelRows)
+		cols := 1 + r.IntN(params.RHSPanelCrossSize)
+		if trial%2 == 0 {
+			cols = 1 + r.IntN(72) // mostly a few column groups, as in the course's models
+		}
+		k := 1 + r.IntN(params.PanelContractingSize)
+		if trial%5 == 0 {
+			k = 1 + r.IntN(8)
+		}
+		specials := trial%3 == 0
+		paddedCols := (cols + 3) / 4 * 4
+		lhs := make([]float32, panelRows*k+guard)[:panelRows*k]
+		// The release's kernel reads the rhs panel's last element (a
+		// bounds-check hint): the panel is the release's whole width, its
+		// columns past the padded groups never read.
+		rhs := make([]float32, params.RHSPanelCrossSize*k+guard)[:params.RHSPanelCrossSize*k]
+		for i := range lhs {
+			lhs[i] = value(specials)
+		}
+		for i := range rhs[:paddedCols*k] {
+			rhs[i] = value(specials)
+		}
+		for i := paddedCols * k; i < len(rhs); i++ {
+			rhs[i] = float32(math.NaN()) // a kernel that reads too far fills its output with NaN
+		}
+		// The panels the release allocates: rows × the panel's width.
+		outLen := panelRows * params.RHSPanelCrossSize
+		want := make([]float32, outLen+guard)
+		got := make([]float32, outLen+guard)
+		for i := range want {
+			want[i], got[i] = sentinel, sentinel
+		}
+		largeNoSIMDPanel(lhs, rhs, want[:outLen], panelRows, params.RHSPanelCrossSize, k, rows, cols)
+		sse2LargeKernelFloat32(lhs, rhs, got[:outLen], panelRows, params.RHSPanelCrossSize, k, rows, cols)
+		for i := range want {
+			bothNaN := got[i] != got[i] && want[i] != want[i]
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !bothNaN {
+				t.Fatalf("trial %d: %d rows × %d columns, %d contracting: output element %d (row %d, column %d) = %g (%#08x), want %g (%#08x)",
+					trial, rows, cols, k, i, i/params.RHSPanelCrossSize, i%params.RHSPanelCrossSize,
+					got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+			}
+		}
+	}
+}
+
+func TestSSE2LargeKernelFloat32EmptyContraction(t *testing.T) {
+	out := make([]float32, 2*8)
+	for i := range out {
+		out[i] = 7
+	}
+	sse2LargeKernelFloat32(make([]float32, 1), make([]float32, 1), out, 2, 8, 0, 2, 5)
+	for i, v := range out {
+		if v != 0 {
+			t.Fatalf("output element %d = %g after an empty contraction, want 0", i, v)
+		}
+	}
+}
+
+func TestSSE2LargeKernelFloat32RefusesSmallPanels(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a packed rhs one element short of 8 padded columns × 8 contracting did not panic")
+		}
+	}()
+	// 5 active columns read two whole groups of 4.
+	sse2LargeKernelFloat32(make([]float32, 2*8), make([]float32, 8*8-1), make([]float32, 2*8), 2, 8, 8, 2, 5)
+}
+
+func BenchmarkSSE2LargeKernelFloat32(b *testing.B) {
+	params := NoSIMDParams
+	for _, size := range []struct {
+		name          string
+		rows, cols, k int
+	}{
+		{"panel-2x512x512", 2, 512, 512}, // a whole panel
+		{"gpt-2x64x64", 2, 64, 64},       // lesson 10's d_model = 64
+	} {
+		lhs := make([]float32, size.rows*size.k)
+		rhs := make([]float32, params.RHSPanelCrossSize*size.k) // the release reads the whole panel's last element
+		for i := range lhs {
+			lhs[i] = float32(i%7) - 3
+		}
+		for i := range rhs {
+			rhs[i] = float32(i%5) - 2
+		}
+		out := make([]float32, params.LHSPanelCrossSize*params.RHSPanelCrossSize)
+		for _, kernel := range []struct {
+			name string
+			f    func(packedLHS, packedRHS, packedOutput []float32, lhsPanelRows, rhsPanelCols, contractingLen, lhsActiveRows, rhsActiveCols int)
+		}{{"release", largeNoSIMDPanel[float32, float32]}, {"sse2", sse2LargeKernelFloat32}} {
+			b.Run(size.name+"/"+kernel.name, func(b *testing.B) {
+				for b.Loop() {
+					kernel.f(lhs, rhs, out, params.LHSPanelCrossSize, params.RHSPanelCrossSize, size.k, size.rows, size.cols)
+				}
+				b.ReportMetric(float64(2*size.rows*size.cols*size.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
