@@ -34,19 +34,20 @@ error as it runs.
 
 The peak is measured, not looked up: lib/backend's BenchmarkPeak runs a
 float32 multiply-add loop with 12 independent chains on every core
-(GOMAXPROCS goroutines), on scalars — the most a plain Go loop does — and,
-in a build with GOEXPERIMENT=simd on a CPU with AVX-512, on 16-lane
-vectors with fused multiply-adds, the instructions of the SIMD build's
-matrix kernels. The share is of the highest of them: of the vector peak in
-the course's builds (make bench sets the experiment; the table's first
-line names it), of the scalar one otherwise.
+(GOMAXPROCS goroutines), on scalars — the most a plain Go loop does — and
+on the vectors of the kernels the backend runs: in a build with
+GOEXPERIMENT=simd on a CPU with AVX-512, 16-lane vectors with fused
+multiply-adds (8 lanes for the AVX2 kernels); for the plain kernels on
+amd64, whose float32 products run in SSE2 lanes, 4-lane multiplies and
+adds. The share is of the highest of them (the table's first line names
+it): of the vector peak on amd64, of the scalar one elsewhere.
 
 With -kernels (all, others, or a list such as AVX2,plain) the benchmarks
 run once per kernel class this machine can run or emulate (course
 kernels lists them), one after the other, and the table puts the classes
 side by side: each class's time and GFLOP/s, and its share of that
-class's own peak (the AVX-512 vector peak, the AVX2 one, or the scalar
-loop's for the plain kernels).
+class's own peak (the AVX-512 vector peak, the AVX2 one, or for the
+plain kernels the SSE2 one on amd64, the scalar loop's elsewhere).
 
 The training benchmarks (lessons 6 to 9) take a few minutes together
 on 2 cores. Keep the machine otherwise idle: the figures are only as quiet

@@ -47,9 +47,10 @@ var sink atomic.Uint32
 
 // BenchmarkPeak measures the machine's float32 peak in GFLOP/s, on one
 // core and on all of them (GOMAXPROCS goroutines): the scalar loop
-// (Peak/cores=N) and, in a SIMD build with the AVX-512 or AVX2 kernels,
-// the same chains on that class's vectors (Peak/AVX-512,cores=N or
-// Peak/AVX2,cores=N), which is what its matrix kernels run on. `make bench` divides the other benchmarks'
+// (Peak/cores=N) and the same chains on the vectors of the class the
+// backend runs (Peak/AVX-512,cores=N, Peak/AVX2,cores=N in a SIMD build;
+// Peak/SSE2,cores=N for the plain kernels on amd64), which is what its
+// matrix kernels run on. `make bench` divides the other benchmarks'
 // GFLOP/s by the highest all-cores figure.
 func BenchmarkPeak(b *testing.B) {
 	type kernel struct {
@@ -59,7 +60,7 @@ func BenchmarkPeak(b *testing.B) {
 	}
 	kernels := []kernel{{"", multiplyAdd, peakFlops}}
 	if p, ok := peakOf(MatMulKernels()); ok {
-		kernels = append(kernels, kernel{p.class + ",", p.run, peakFlops * float64(p.lanes)})
+		kernels = append(kernels, kernel{p.unit + ",", p.run, peakFlops * float64(p.lanes)})
 	}
 	for _, k := range kernels {
 		b.Run(k.name+"cores=1", func(b *testing.B) {

@@ -17,7 +17,7 @@ import (
 const (
 	AVX512 = "AVX-512"  // 16-lane kernels (and the course's own AVX-512 ones in third_party/compute)
 	AVX2   = "AVX2"     // compute's 8-lane matrix kernels
-	Plain  = "plain Go" // no vector kernels: CPUs without AVX2, builds without GOEXPERIMENT=simd, arm64
+	Plain  = "plain Go" // CPUs without AVX2, builds without GOEXPERIMENT=simd, arm64: Go loops, and on amd64 the course's SSE2 float32 products
 )
 
 // Class is a set of kernels a course program can run with on this

@@ -2,6 +2,6 @@
 
 package backend
 
-// Without GOEXPERIMENT=simd, or off amd64, there is no vector peak: the
-// backend's kernels are scalar loops, and so is BenchmarkPeak.
-var vectorPeaks []vectorPeak
+// Without GOEXPERIMENT=simd, or off amd64, the backend runs the plain
+// kernels alone: their vector peak, if any, is the only one.
+var vectorPeaks = plainPeaks

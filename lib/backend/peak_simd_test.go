@@ -5,16 +5,17 @@ package backend
 import "simd/archsimd"
 
 // vectorPeaks are the vector kernels of BenchmarkPeak this CPU can run,
-// widest first: the instructions of the SIMD build's matrix kernels.
+// widest first: the instructions of the SIMD build's matrix kernels, then
+// the plain kernels' (SSE2).
 var vectorPeaks = func() []vectorPeak {
 	var ps []vectorPeak
 	if archsimd.X86.AVX512() {
-		ps = append(ps, vectorPeak{AVX512, 16, multiplyAdd16})
+		ps = append(ps, vectorPeak{AVX512, AVX512, 16, multiplyAdd16})
 	}
 	if archsimd.X86.AVX2() {
-		ps = append(ps, vectorPeak{AVX2, 8, multiplyAdd8})
+		ps = append(ps, vectorPeak{AVX2, AVX2, 8, multiplyAdd8})
 	}
-	return ps
+	return append(ps, plainPeaks...)
 }()
 
 // multiplyAdd16 is [multiplyAdd] on AVX-512 vectors: 12 independent

@@ -8,7 +8,8 @@ import (
 // vectorPeak is a vector kernel of BenchmarkPeak: [multiplyAdd]'s chains
 // on vectors of lanes float32, on the vector unit of a kernel class.
 type vectorPeak struct {
-	class string // AVX512 or AVX2
+	class string // the kernel class: AVX512, AVX2 or Plain
+	unit  string // its vector unit, as BenchmarkPeak names it: AVX-512, AVX2 or SSE2
 	lanes int
 	run   func(n int, m, c float32) float32
 }
@@ -16,7 +17,8 @@ type vectorPeak struct {
 // peakOf returns the vector kernel of BenchmarkPeak for the kernel class
 // the backend runs (MatMulKernels: what GOMLX_SIMD_AVX512 and
 // GOMLX_SIMD_AVX2 leave on), so that each class's share of the peak is
-// of its own vector unit; ok is false for the plain kernels.
+// of its own vector unit; ok is false where the class has none (the plain
+// kernels off amd64).
 func peakOf(class string) (p vectorPeak, ok bool) {
 	for _, p := range vectorPeaks {
 		if p.class == class {
