@@ -45,7 +45,7 @@ func TestAVX512SmallNarrowFloat32(t *testing.T) {
 		want := make([]float32, batch*m*n)
 		got := make([]float32, batch*m*n)
 		start := r.IntN(batch)
-		smallNoSIMDGeneric(lhs, rhs, start, batch-start, m, n, k, want)
+		releaseSmallNoSIMD(lhs, rhs, start, batch-start, m, n, k, want)
 		avx512SmallNarrowFloat32(lhs, rhs, start, batch-start, m, n, k, got)
 		for i := range want {
 			bothNaN := got[i] != got[i] && want[i] != want[i]
@@ -74,11 +74,20 @@ func BenchmarkAVX512SmallNarrowFloat32(b *testing.B) {
 	for _, kernel := range []struct {
 		name string
 		f    func(lhs, rhs []float32, batchStart, batchCount, m, n, k int, output []float32)
-	}{{"release", smallNoSIMDGeneric[float32, float32]}, {"lanes", avx512SmallNarrowFloat32}} {
+	}{{"release", releaseSmallNoSIMD}, {"lanes", avx512SmallNarrowFloat32}} {
 		b.Run(kernel.name, func(b *testing.B) {
 			for b.Loop() {
 				kernel.f(lhs, rhs, 0, batch, m, n, k, out)
 			}
 		})
 	}
+}
+
+// releaseSmallNoSIMD runs the release's smallNoSIMDGeneric loops for
+// float32, without the SSE2 kernel they call since patch 0017.
+func releaseSmallNoSIMD(lhs, rhs []float32, batchStart, batchCount, m, n, k int, output []float32) {
+	saved := noSIMDSmallFloat32
+	noSIMDSmallFloat32 = nil
+	defer func() { noSIMDSmallFloat32 = saved }()
+	smallNoSIMDGeneric(lhs, rhs, batchStart, batchCount, m, n, k, output)
 }

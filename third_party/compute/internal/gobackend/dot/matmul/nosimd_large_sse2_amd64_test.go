@@ -7,6 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gomlx/compute/dtypes/gotype"
+	"github.com/gomlx/compute/internal/gobackend/dot"
 )
 
 func TestSSE2LargeKernelFloat32(t *testing.T) {
@@ -75,6 +78,58 @@ func TestSSE2LargeKernelFloat32(t *testing.T) {
 					got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
 			}
 		}
+	}
+}
+
+// largeProductForTest multiplies [n, k] by [k, m] small integers with
+// largeNoSIMDMatrixSlice, the release's loop over panels.
+func largeProductForTest[T gotype.NumericNotComplex](n, m, k int) (lhs, rhs, out []T) {
+	params := NoSIMDParams
+	lhs, rhs, out = make([]T, n*k), make([]T, k*m), make([]T, n*m)
+	for i := range lhs {
+		lhs[i] = T(i%3 + 1)
+	}
+	for i := range rhs {
+		rhs[i] = T(i%5 + 1)
+	}
+	largeNoSIMDMatrixSlice(dot.LayoutNonTransposed, lhs, rhs, out, n, m, k, 0, n, 0, m, params,
+		make([]T, params.LHSPanelCrossSize*params.PanelContractingSize),
+		make([]T, params.PanelContractingSize*params.RHSPanelCrossSize),
+		make([]T, params.LHSPanelCrossSize*params.RHSPanelCrossSize))
+	return lhs, rhs, out
+}
+
+// TestSSE2LargeKernelFloat32Dispatch checks that the large product's
+// float32 panels go to noSIMDPanelFloat32 (and a float64 product's do
+// not), and that the product is right.
+func TestSSE2LargeKernelFloat32Dispatch(t *testing.T) {
+	saved := noSIMDPanelFloat32
+	defer func() { noSIMDPanelFloat32 = saved }()
+	calls := 0
+	noSIMDPanelFloat32 = func(packedLHS, packedRHS, packedOutput []float32, lhsPanelRows, rhsPanelCols, contractingLen, lhsActiveRows, rhsActiveCols int) {
+		calls++
+		saved(packedLHS, packedRHS, packedOutput, lhsPanelRows, rhsPanelCols, contractingLen, lhsActiveRows, rhsActiveCols)
+	}
+	const n, m, k = 6, 9, 7 // three 2-row panels
+	lhs, rhs, out := largeProductForTest[float32](n, m, k)
+	if calls != 3 {
+		t.Errorf("a [%d, %d] × [%d, %d] float32 product called the SSE2 kernel %d times, want 3 (one per 2-row panel)", n, k, k, m, calls)
+	}
+	for i := range n {
+		for j := range m {
+			var want float32
+			for kk := range k {
+				want += lhs[i*k+kk] * rhs[kk*m+j]
+			}
+			if out[i*m+j] != want {
+				t.Fatalf("output[%d][%d] = %g, want %g", i, j, out[i*m+j], want)
+			}
+		}
+	}
+	calls = 0
+	largeProductForTest[float64](n, m, k)
+	if calls != 0 {
+		t.Errorf("a float64 product called the float32 kernel %d times", calls)
 	}
 }
 
