@@ -97,8 +97,8 @@ func TestPeakGFLOPs(t *testing.T) {
 }
 
 // TestClassesTable: the classes side by side, each share of its own
-// class's peak (the AVX2 vector peak for AVX2, the scalar one for plain
-// Go), a workload one class lacks left blank, and ms/step for a
+// class's peak (the AVX2 vector peak for AVX2; for plain Go the scalar
+// one, as off amd64), a workload one class lacks left blank, and ms/step for a
 // training's time.
 func TestClassesTable(t *testing.T) {
 	res := func(name string, metrics map[string]float64) benchResult {

@@ -30,11 +30,11 @@ func peakOf(class string) (p vectorPeak, ok bool) {
 
 // TestVectorMultiplyAdd checks that each vector peak's kernel does the
 // work it is timed for: each of its lanes follows the scalar kernel's
-// chains (fused, so up to rounding), and so it returns lanes times the
-// scalar sum.
+// chains (fused for AVX2 and AVX-512, so up to rounding), and so it
+// returns lanes times the scalar sum.
 func TestVectorMultiplyAdd(t *testing.T) {
 	if len(vectorPeaks) == 0 {
-		t.Skip("no vector peak in this build (GOEXPERIMENT=simd on an AVX2 or AVX-512 CPU)")
+		t.Skip("no vector peak in this build (one on amd64: SSE2 always, AVX2 and AVX-512 with GOEXPERIMENT=simd)")
 	}
 	for _, p := range vectorPeaks {
 		for _, n := range []int{0, 1, 7, 1000} {
