@@ -17,18 +17,7 @@ func TestAVX2SmallFloat32Asm(t *testing.T) {
 		t.Skip("no AVX2 on this CPU")
 	}
 	r := rand.New(rand.NewPCG(18, 19))
-	// Mostly ordinary numbers; in some trials zeros of both signs,
-	// infinities, subnormals and NaNs with payloads too. Where two NaNs
-	// meet, which one comes out depends on the operands' order in the
-	// instruction: a NaN must give a NaN, of any payload.
-	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
-		math.Float32frombits(0x7fc12345), math.Float32frombits(0xffc54321), 1e-40, 3e38}
-	value := func(specials bool) float32 {
-		if specials && r.IntN(8) == 0 {
-			return special[r.IntN(len(special))]
-		}
-		return float32(r.NormFloat64())
-	}
+	// Mostly ordinary numbers, special values in a third of the trials.
 	const sentinel = 12345.5 // in the output wherever neither should write
 	const guard = 64         // elements after each operand, which none may touch
 	saved := avx2SmallFloat32Kernel
@@ -49,10 +38,10 @@ func TestAVX2SmallFloat32Asm(t *testing.T) {
 		lhs := make([]float32, batchSize*n*k+guard)[:batchSize*n*k]
 		rhs := make([]float32, batchSize*k*m+guard)[:batchSize*k*m]
 		for i := range lhs {
-			lhs[i] = value(specials)
+			lhs[i] = randomFloat32(r, specials)
 		}
 		for i := range rhs {
-			rhs[i] = value(specials)
+			rhs[i] = randomFloat32(r, specials)
 		}
 		want := make([]float32, batchSize*n*m+guard)
 		got := make([]float32, batchSize*n*m+guard)
@@ -64,13 +53,10 @@ func TestAVX2SmallFloat32Asm(t *testing.T) {
 		avx2SmallFloat32(lhs, rhs, batchStart, batchCount, n, m, k, want[:outLen])
 		avx2SmallFloat32Kernel = saved
 		avx2SmallFloat32(lhs, rhs, batchStart, batchCount, n, m, k, got[:outLen])
-		for i := range want {
-			bothNaN := got[i] != got[i] && want[i] != want[i]
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !bothNaN {
-				t.Fatalf("trial %d: matrices %d..%d of [%d, %d] × [%d, %d]: output element %d (matrix %d, row %d, column %d) = %g (%#08x), want %g (%#08x)",
-					trial, batchStart, batchStart+batchCount-1, n, k, k, m, i, i/(n*m), i%(n*m)/m, i%m,
-					got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
-			}
+		if i := firstBitsDifference(got, want); i >= 0 {
+			t.Fatalf("trial %d: matrices %d..%d of [%d, %d] × [%d, %d]: output element %d (matrix %d, row %d, column %d) = %g (%#08x), want %g (%#08x)",
+				trial, batchStart, batchStart+batchCount-1, n, k, k, m, i, i/(n*m), i%(n*m)/m, i%m,
+				got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
 		}
 	}
 }

@@ -14,18 +14,7 @@ import (
 
 func TestSSE2LargeKernelFloat32(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 17))
-	// Mostly ordinary numbers; in some trials zeros of both signs,
-	// infinities, subnormals and NaNs with payloads too. Where two NaNs
-	// meet, which one comes out depends on the operands' order in the
-	// instruction: a NaN must give a NaN, of any payload.
-	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
-		math.Float32frombits(0x7fc12345), math.Float32frombits(0xffc54321), 1e-40, 3e38}
-	value := func(specials bool) float32 {
-		if specials && r.IntN(8) == 0 {
-			return special[r.IntN(len(special))]
-		}
-		return float32(r.NormFloat64())
-	}
+	// Mostly ordinary numbers, special values in a third of the trials.
 	const sentinel = 12345.5 // in the output wherever neither kernel should write
 	const guard = 64         // elements after each panel, which no kernel may touch
 	params := NoSIMDParams
@@ -53,10 +42,10 @@ func TestSSE2LargeKernelFloat32(t *testing.T) {
 		// columns past the padded groups never read.
 		rhs := make([]float32, params.RHSPanelCrossSize*k+guard)[:params.RHSPanelCrossSize*k]
 		for i := range lhs {
-			lhs[i] = value(specials)
+			lhs[i] = randomFloat32(r, specials)
 		}
 		for i := range rhs[:paddedCols*k] {
-			rhs[i] = value(specials)
+			rhs[i] = randomFloat32(r, specials)
 		}
 		for i := paddedCols * k; i < len(rhs); i++ {
 			rhs[i] = float32(math.NaN()) // a kernel that reads too far fills its output with NaN
@@ -70,13 +59,10 @@ func TestSSE2LargeKernelFloat32(t *testing.T) {
 		}
 		largeNoSIMDPanel(lhs, rhs, want[:outLen], panelRows, params.RHSPanelCrossSize, k, rows, cols)
 		sse2LargeKernelFloat32(lhs, rhs, got[:outLen], panelRows, params.RHSPanelCrossSize, k, rows, cols)
-		for i := range want {
-			bothNaN := got[i] != got[i] && want[i] != want[i]
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !bothNaN {
-				t.Fatalf("trial %d: %d rows × %d columns, %d contracting: output element %d (row %d, column %d) = %g (%#08x), want %g (%#08x)",
-					trial, rows, cols, k, i, i/params.RHSPanelCrossSize, i%params.RHSPanelCrossSize,
-					got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
-			}
+		if i := firstBitsDifference(got, want); i >= 0 {
+			t.Fatalf("trial %d: %d rows × %d columns, %d contracting: output element %d (row %d, column %d) = %g (%#08x), want %g (%#08x)",
+				trial, rows, cols, k, i, i/params.RHSPanelCrossSize, i%params.RHSPanelCrossSize,
+				got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
 		}
 	}
 }
