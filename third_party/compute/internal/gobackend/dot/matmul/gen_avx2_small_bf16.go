@@ -434,6 +434,11 @@ func avx2SmallBFloat16Transposed( //alt:bf16
 		return
 	}
 
+	//alt:f32 if avx2SmallFloat32TransposedKernel != nil {
+	//alt:f32 avx2SmallFloat32TransposedKernel(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
+	//alt:f32 return
+	//alt:f32 }
+
 	lhsStride := lhsCrossSize * contractingSize
 	rhsStride := contractingSize * rhsCrossSize
 	outputStride := lhsCrossSize * rhsCrossSize
