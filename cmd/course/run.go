@@ -57,9 +57,11 @@ text is checked only on a run on the machine it was measured on (its
 kernel class and number of cores), and only against being stale (see
 internal/claim); the report says which timings it did not check.
 Notebooks whose cells mostly build programs (a cell's build is mostly one
-core's work) finish sooner two at a time on two cores; a notebook whose
-text states how long something takes on this machine runs alone even
-with -j. Each kernel class gets a checkpoint folder of its own
+core's work) finish sooner two at a time on two cores. With -j above 1 a
+run shares the machine, so a timing of its text must clear a stricter
+bound (the text's figure over its factor, times 2: the others may have
+slowed it that much); a run that fails only on claims of its text runs
+again alone, and that run is the one judged and reported. Each kernel class gets a checkpoint folder of its own
 (COURSE_CACHE), new for the run, so that a notebook never loads a model
 another run, or another class, trained. Run fails if a notebook fails,
 times out or cannot be executed. The executed notebooks are thrown away

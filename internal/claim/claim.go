@@ -427,8 +427,19 @@ func (c Claim) CheckSource(root string) error {
 // Check compares a Printed claim with the text the notebook printed, or a
 // RunTime claim with its run time in seconds; other kinds pass. A timing
 // is held only against being stale (see the package comment): call Check
-// for it only where it [Claim.Applies].
+// for it only where it [Claim.Applies]. The run is taken to have had the
+// machine to itself: [Claim.CheckShared] is for one that did not.
 func (c Claim) Check(printed string, seconds float64) error {
+	return c.CheckShared(printed, seconds, 1)
+}
+
+// CheckShared is [Claim.Check] for a run that shared the machine with
+// other work, which may have made it up to slowdown times slower than
+// alone. A timing then holds only if the run beats the text by less than
+// its factor divided by slowdown: a run that comes closer cannot tell a
+// stale text from a busy machine, and should be made again alone. Other
+// claims are checked as Check checks them.
+func (c Claim) CheckShared(printed string, seconds, slowdown float64) error {
 	var got []float64
 	switch c.Kind {
 	case RunTime:
@@ -478,7 +489,7 @@ func (c Claim) Check(printed string, seconds float64) error {
 		if len(c.Values) == 1 {
 			i = 0 // one figure for several values: "trainings took 12–31 s"
 		}
-		if err := c.holds(c.Values[i], v); err != nil {
+		if err := c.holdsShared(c.Values[i], v, slowdown); err != nil {
 			return err
 		}
 	}
@@ -487,14 +498,22 @@ func (c Claim) Check(printed string, seconds float64) error {
 
 // holds says whether v agrees with the text's r: within a bound, or
 // within the tolerance.
-func (c Claim) holds(r Range, v float64) error {
+func (c Claim) holds(r Range, v float64) error { return c.holdsShared(r, v, 1) }
+
+// holdsShared is holds for a run that may have been up to slowdown times
+// slower than alone (at least 1).
+func (c Claim) holdsShared(r Range, v, slowdown float64) error {
 	got := strconv.FormatFloat(v, 'g', 6, 64)
 	if c.Timing() {
 		// Stale only when the run beats the text by more than the factor:
 		// a slower machine, or a busy one, never fails.
 		f := max(c.Tol.Factor, 1)
-		if v < r.Lo/f-1e-9 {
+		slowdown = max(slowdown, 1)
+		switch {
+		case v < r.Lo/f-1e-9:
 			return fmt.Errorf("the text says %s (on %s), this run took %s: more than %g times less — measure it again and update the text", fmtRange(r), c.On, got, f)
+		case v < r.Lo*slowdown/f-1e-9:
+			return fmt.Errorf("the text says %s (on %s), this run took %s beside other work, which may have slowed it up to %g times: it may be stale — run it alone", fmtRange(r), c.On, got, slowdown)
 		}
 		return nil
 	}

@@ -164,6 +164,40 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckShared: a run that shared the machine holds a timing to the
+// text's figure divided by its factor and multiplied by the slowdown; a
+// run closer than that may hide a stale text, and says to run it alone.
+// Other claims are checked as alone.
+func TestCheckShared(t *testing.T) {
+	printed := "trained in 31.2 s\nlength 12:  50.7%\n"
+	tests := []struct {
+		line     string
+		seconds  float64
+		slowdown float64
+		want     string
+	}{
+		{`"about 50 s" ~ notebook ×2.5 on plain/2`, 21, 1, ""},                            // alone: ≥ 20 holds
+		{`"about 50 s" ~ notebook ×2.5 on plain/2`, 21, 2, "may be stale — run it alone"}, // shared: < 40
+		{`"about 50 s" ~ notebook ×2.5 on plain/2`, 41, 2, ""},
+		{`"about 50 s" ~ notebook ×2.5 on plain/2`, 19, 2, "more than 2.5 times less"},     // stale, shared or not
+		{`"about 50 s" ~ notebook ×2.5 on plain/2`, 21, 0.5, ""},                           // a slowdown below 1 is 1
+		{`"about 20 s" ~ /trained in ([\d.]+) s/ ×1.5 on AVX-512/2`, 0, 1, ""},             // 31.2 ≥ 13.3
+		{`"about 20 s" ~ /trained in ([\d.]+) s/ ×1.5 on AVX-512/2`, 0, 3, "run it alone"}, // 31.2 < 40
+		{`"50.7%" ~ /length 12: +([\d.]+)%/`, 0, 3, ""},                                    // not a timing
+		{`"50.8%" ~ /length 12: +([\d.]+)%/`, 0, 3, "the notebook computed 50.7"},
+	}
+	for _, tt := range tests {
+		c, err := Parse(tt.line)
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", tt.line, err)
+		}
+		err = c.CheckShared(printed, tt.seconds, tt.slowdown)
+		if got := fmt.Sprint(err); (tt.want == "") != (err == nil) || err != nil && !strings.Contains(got, tt.want) {
+			t.Errorf("%s, %g s, slowdown %g: CheckShared = %v, want %q", tt.line, tt.seconds, tt.slowdown, err, tt.want)
+		}
+	}
+}
+
 // TestApplies: a timing is checked only on the machine it was measured
 // on, every other claim everywhere.
 func TestApplies(t *testing.T) {

@@ -14,10 +14,12 @@ import (
 // (their course metadata's Claims, see package claim) against what its code cells
 // printed (stdout, and the text of its displayed HTML, Markdown or plain
 // text) and its run time in seconds, on machine m: a timing measured on
-// another machine is not checked ([claim.Claim.Applies]). An exercise
+// another machine is not checked ([claim.Claim.Applies]). A run that
+// shared the machine, slowed up to shared times, is held to
+// [claim.Claim.CheckShared]'s bound (shared 0: it ran alone). An exercise
 // notebook is not checked: its stubs compute nothing. A failure names the
 // Markdown cell by the code cell after it.
-func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Failure {
+func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine, shared float64) []Failure {
 	meta, cells, _ := coursemeta.Read(nb)
 	if meta.Flavour == coursemeta.FlavourExercise {
 		return nil
@@ -36,7 +38,7 @@ func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Fa
 				continue
 			}
 			if err == nil {
-				err = cl.Check(printed, seconds)
+				err = cl.CheckShared(printed, seconds, shared)
 			}
 			if err != nil {
 				out = append(out, Failure{Cell: n + 1, Index: i, Source: c.Source,
@@ -48,9 +50,7 @@ func claimFailures(nb *notebook.Notebook, seconds float64, m claim.Machine) []Fa
 }
 
 // timedOn reports whether the notebook's text states how long something in
-// it takes on machine m ([claim.Claim.Timing], [claim.Claim.Applies]):
-// such a notebook should run alone there, since what else the machine
-// does changes its timings.
+// it takes on machine m ([claim.Claim.Timing], [claim.Claim.Applies]).
 func timedOn(nb *notebook.Notebook, m claim.Machine) bool {
 	return slices.ContainsFunc(timings(nb), func(cl claim.Claim) bool { return cl.Applies(m) })
 }

@@ -38,26 +38,32 @@ func TestClaimsBuiltAndChecked(t *testing.T) {
 		outputs []notebook.Output
 		flavour string
 		on      claim.Machine
+		shared  float64  // 0: the run had the machine to itself
 		want    []string // parts of the failures, in order
 	}{
 		{"both hold", []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "length 12: 50.7%\n"},
-			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 31.2s (2s compiling)</pre><img src=\"data:image/png;base64,AAAA\">"}}}, "", here, nil},
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 31.2s (2s compiling)</pre><img src=\"data:image/png;base64,AAAA\">"}}}, "", here, 0, nil},
+		// Beside other notebooks, 31.2 s is within 2 × 26/1.5 = 34.7 s:
+		// it could be a stale text's run slowed by the others.
+		{"shared, too close to vouch", []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "length 12: 50.7%\n"},
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 31.2s</pre>"}}}, "", here, 2,
+			[]string{"this run took 31.2 beside other work, which may have slowed it up to 2 times: it may be stale — run it alone"}},
 		{"slower", []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "length 12: 50.7%\n"},
-			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 91.2s</pre>"}}}, "", here, nil},
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 91.2s</pre>"}}}, "", here, 2, nil},
 		{"drifted", []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "length 12: 48.0%\n"},
-			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 11.2s</pre>"}}}, "", here,
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 11.2s</pre>"}}}, "", here, 2,
 			[]string{"the text says 50.7, the notebook computed 48", "the text says 26–37 (on AVX-512, 2 cores), this run took 11.2"}},
 		{"another machine", []notebook.Output{{Type: notebook.Stream, Name: "stdout", Text: "length 12: 48.0%\n"},
-			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 1.2s</pre>"}}}, "", elsewhere,
+			{Type: notebook.DisplayData, Data: map[string]string{"text/html": "<pre>plain: 600 steps in 1.2s</pre>"}}}, "", elsewhere, 2,
 			[]string{"the text says 50.7, the notebook computed 48"}},
-		{"not printed", nil, "", here, []string{"printed no line that starts with \"length 12:\"", "printed nothing that matches"}},
-		{"not printed, another machine", nil, "", elsewhere, []string{"printed no line that starts with"}},
-		{"exercise notebooks compute nothing", nil, "exercise", here, nil},
+		{"not printed", nil, "", here, 0, []string{"printed no line that starts with \"length 12:\"", "printed nothing that matches"}},
+		{"not printed, another machine", nil, "", elsewhere, 0, []string{"printed no line that starts with"}},
+		{"exercise notebooks compute nothing", nil, "exercise", here, 2, nil},
 	}
 	for _, tt := range tests {
 		nb.Cells[code].Outputs = tt.outputs
 		coursemeta.Set(nb, coursemeta.Notebook{Source: "lessons/t.md", Flavour: tt.flavour})
-		fs := claimFailures(nb, 10, tt.on)
+		fs := claimFailures(nb, 10, tt.on, tt.shared)
 		if len(fs) != len(tt.want) {
 			t.Errorf("%s: %d failures %+v, want %d", tt.name, len(fs), fs, len(tt.want))
 			continue

@@ -205,73 +205,100 @@ func TestChildEnvIsHeadless(t *testing.T) {
 	}
 }
 
-// TestRunJobsTimedAlone: with 2 jobs, notebooks without timings of this
-// machine run side by side, and a notebook that states a timing measured
-// on this machine runs alone, in the order given. Each notebook sleeps 3 s in a cell; their cells' execution times
-// (to the second, as GoNB stamps them) show what ran together.
-func TestRunJobsTimedAlone(t *testing.T) {
+// TestRunJobsSharedThenAlone: with 2 jobs, notebooks run side by side,
+// those whose text times this machine too; a run whose timing comes too
+// close to the text's for a shared machine (here Slowdown is so large
+// that any does) runs again alone, and that run is judged and reported:
+// c passes alone, e, whose text is stale, fails alone too, and d, far
+// enough from its text's figure, is not run again. Each notebook sleeps
+// 3 s in a cell and appends when it slept to a log: every run's sleep,
+// the first runs' too, shows what ran together.
+func TestRunJobsSharedThenAlone(t *testing.T) {
 	runnertest.RequireJupyter(t)
 	dir := t.TempDir()
-	sleep := "```go\n%%\ntime.Sleep(3 * time.Second)\nfmt.Println(\"slept\")\n```\n"
-	for _, name := range []string{"a", "d"} {
-		runnertest.WriteNotebook(t, dir, name, "# "+name+"\n"+sleep)
+	logFile := filepath.Join(dir, "sleeps.log")
+	sleep := func(name string) string {
+		return fmt.Sprintf("```go\n%%%%\nstart := time.Now()\ntime.Sleep(3 * time.Second)\n"+
+			"f, err := os.OpenFile(%q, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)\nif err != nil {\n\tpanic(err)\n}\n"+
+			"fmt.Fprintf(f, \"%s %%d %%d\\n\", start.UnixNano(), time.Now().UnixNano())\nf.Close()\nfmt.Println(\"slept\")\n```\n", logFile, name)
 	}
-	// c states timings measured on this machine and on another, b only on
-	// another: only c runs alone, and the report says which were checked.
+	runnertest.WriteNotebook(t, dir, "a", "# a\n"+sleep("a"))
 	here := runMachine(backend.KernelsWith(childEnv()))
 	other := here
 	other.Cores++
-	timing := func(m claim.Machine) string {
-		return fmt.Sprintf("This notebook takes about 3 s on %d cores with %s.\n\n<!-- claims\n\"3 s\" ~ notebook ×10 on %s\n-->\n\n", m.Cores, m.Kernels, m.Label())
+	timing := func(figure string, factor int, m claim.Machine) string {
+		return fmt.Sprintf("This notebook takes about %s s on %d cores with %s.\n\n<!-- claims\n\"%s s\" ~ notebook ×%d on %s\n-->\n\n", figure, m.Cores, m.Kernels, figure, factor, m.Label())
 	}
-	runnertest.WriteNotebook(t, dir, "b", "# b\n\n"+timing(other)+sleep)
-	runnertest.WriteNotebook(t, dir, "c", "# c\n\n"+timing(here)+timing(other)+sleep)
+	// b states a timing only for another machine; c one for this machine
+	// (and another), held alone to ≥ 0.3 s and shared to ≥ 300 s; d to
+	// ≥ 3 s shared; e, stale, to ≥ 300 s alone.
+	runnertest.WriteNotebook(t, dir, "b", "# b\n\n"+timing("3", 10, other)+sleep("b"))
+	runnertest.WriteNotebook(t, dir, "c", "# c\n\n"+timing("3", 10, here)+timing("3", 10, other)+sleep("c"))
+	runnertest.WriteNotebook(t, dir, "d", "# d\n\n"+timing("3", 1000, here)+sleep("d"))
+	runnertest.WriteNotebook(t, dir, "e", "# e\n\n"+timing("3000", 10, here)+sleep("e"))
+	names := []string{"a", "b", "c", "d", "e"}
 	var paths []string
-	for _, name := range []string{"a", "b", "c", "d"} {
+	for _, name := range names {
 		paths = append(paths, filepath.Join(dir, name+".ipynb"))
 	}
-	stdout, failed := runAll(t, Batch{Paths: paths, Jobs: 2, OutDir: filepath.Join(dir, "out")})
-	if failed != 0 {
-		t.Fatalf("RunAll: %d failed\n%s", failed, stdout)
+	stdout, failed := runAll(t, Batch{Paths: paths, Jobs: 2, Slowdown: 1000, OutDir: filepath.Join(dir, "out")})
+	if failed != 1 {
+		t.Fatalf("RunAll: %d failed, want 1 (e)\n%s", failed, stdout)
 	}
+	again := regexp.QuoteMeta("     (ran again alone: beside other notebooks, 1 claim of its text did not hold)")
 	runnertest.CheckLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
 		regexp.QuoteMeta(fmt.Sprintf("     (timings not checked: the text's are for %s, this run is on %s)", other, here)),
-		`ok   c\.ipynb .*`,
+		`ok   c\.ipynb .*`, again,
 		regexp.QuoteMeta(fmt.Sprintf("     (checked the text's timings for %s, this run's machine; not those for %s)", here, other)),
-		`ok   d\.ipynb .*`})
-	type span struct{ start, end time.Time }
-	spans := map[string]span{}
-	for _, name := range []string{"a", "b", "c", "d"} {
-		nb, err := notebook.ReadFile(filepath.Join(dir, "out", name+".ipynb"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		`ok   d\.ipynb .*`,
+		`FAIL e\.ipynb .*  1 claims of the text do not hold`, `.*this run took .*: more than 10 times less — measure it again and update the text`, again})
+	if n := strings.Count(stdout, "(ran again alone"); n != 2 {
+		t.Errorf("%d runs again alone, want 2 (c and e, not d):\n%s", n, stdout)
+	}
+	type span struct {
+		name       string
+		start, end int64
+	}
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spans []span
+	runs := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
 		var s span
-		for _, c := range nb.Cells {
-			exec, _ := c.Metadata["execution"].(map[string]any)
-			start, err1 := time.Parse(time.RFC3339, fmt.Sprint(exec["iopub.execute_input"]))
-			end, err2 := time.Parse(time.RFC3339, fmt.Sprint(exec["shell.execute_reply"]))
-			if c.Type != notebook.Code || err1 != nil || err2 != nil {
-				continue
-			}
-			if s.start.IsZero() {
-				s.start = start
-			}
-			s.end = end
+		if _, err := fmt.Sscanf(line, "%s %d %d", &s.name, &s.start, &s.end); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
 		}
-		if s.start.IsZero() {
-			t.Fatalf("%s: no execution times in the executed notebook", name)
+		spans = append(spans, s)
+		runs[s.name]++
+	}
+	if want := map[string]int{"a": 1, "b": 1, "c": 2, "d": 1, "e": 2}; fmt.Sprint(runs) != fmt.Sprint(want) {
+		t.Errorf("runs %v, want %v", runs, want)
+	}
+	overlap := func(x, y span) bool { return x.start < y.end && y.start < x.end }
+	find := func(name string, n int) span {
+		seen := 0
+		for _, s := range spans {
+			if s.name == name {
+				if seen++; seen == n {
+					return s
+				}
+			}
 		}
-		spans[name] = s
+		t.Fatalf("no run %d of %s in the log", n, name)
+		return span{}
 	}
-	if a, b := spans["a"], spans["b"]; !b.start.Before(a.end) {
-		t.Errorf("a (%v–%v) and b (%v–%v), without timings of this machine, did not run side by side", a.start, a.end, b.start, b.end)
+	if a, b := find("a", 1), find("b", 1); !overlap(a, b) {
+		t.Errorf("a and b did not run side by side: %+v, %+v", a, b)
 	}
-	if c := spans["c"]; c.start.Before(spans["a"].end) || c.start.Before(spans["b"].end) {
-		t.Errorf("c, which states a timing, started at %v, before a and b ended (%v, %v)", c.start, spans["a"].end, spans["b"].end)
-	}
-	if d := spans["d"]; d.start.Before(spans["c"].end) {
-		t.Errorf("d started at %v, before c, which runs alone, ended at %v", d.start, spans["c"].end)
+	for _, name := range []string{"c", "e"} {
+		second := find(name, 2)
+		for _, s := range spans {
+			if s != second && overlap(s, second) {
+				t.Errorf("%s's second run %+v, which should be alone, overlapped %+v", name, second, s)
+			}
+		}
 	}
 }
 
