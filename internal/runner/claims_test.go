@@ -116,3 +116,47 @@ func TestTimed(t *testing.T) {
 		}
 	}
 }
+
+// TestRetries: a run that shared the machine runs again alone only when
+// every failure is a claim of the text that a run alone might satisfy —
+// a timing that missed only the shared bound, a printed figure — never
+// after a stale timing, a failed cell or an error, nor a run made alone.
+func TestRetries(t *testing.T) {
+	src := "# T\n\nThe accuracy is 50.7%, trained in 30 s on two AVX-512 cores.\n\n<!-- claims\n" +
+		"\"50.7%\" ~ length 12: #1\n\"30 s\" ~ /in ([\\d.]+)s/ ×1.5 on AVX-512/2\n-->\n\n```go\nrun()\n```\n"
+	l, err := lesson.Parse("lessons/t.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := claim.Machine{Kernels: "AVX-512", Cores: 2}
+	stdout := func(s string) notebook.Output { return notebook.Output{Type: notebook.Stream, Name: "stdout", Text: s} }
+	// Alone, the timing holds from 20 s; shared (slowdown 2), from 40 s.
+	tests := []struct {
+		name    string
+		outputs []notebook.Output
+		shared  float64
+		err     error
+		want    int
+	}{
+		{"passes shared", []notebook.Output{stdout("length 12: 50.7%\nin 45s\n")}, 2, nil, 0},
+		{"timing too close to vouch", []notebook.Output{stdout("length 12: 50.7%\nin 25s\n")}, 2, nil, 1},
+		{"the same, alone", []notebook.Output{stdout("length 12: 50.7%\nin 25s\n")}, 0, nil, 0},
+		{"stale even alone", []notebook.Output{stdout("length 12: 50.7%\nin 15s\n")}, 2, nil, 0},
+		{"a printed figure", []notebook.Output{stdout("length 12: 48.0%\nin 45s\n")}, 2, nil, 1},
+		{"a figure and a close timing", []notebook.Output{stdout("length 12: 48.0%\nin 25s\n")}, 2, nil, 2},
+		{"a figure and a stale timing", []notebook.Output{stdout("length 12: 48.0%\nin 15s\n")}, 2, nil, 0},
+		{"a failed cell", []notebook.Output{stdout("length 12: 50.7%\nin 25s\n"), {Type: notebook.ErrorOutput, Text: "panic: x"}}, 2, nil, 0},
+		{"an error", []notebook.Output{stdout("length 12: 50.7%\nin 25s\n")}, 2, fmt.Errorf("timed out"), 0},
+	}
+	for _, tt := range tests {
+		nb, err := build.Default.Build(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb.Cells[len(nb.Cells)-1].Outputs = tt.outputs
+		res := Result{Machine: here, Shared: tt.shared, Notebook: nb, Err: tt.err}
+		if got := res.retries(); got != tt.want {
+			t.Errorf("%s: retries() = %d, want %d; failures %+v", tt.name, got, tt.want, res.failures())
+		}
+	}
+}

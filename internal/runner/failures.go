@@ -22,6 +22,11 @@ type Failure struct {
 	// HTML: the stderr output (a panic with its stack, "exit status 3", …),
 	// GoNB's compile errors, or else the error output's traceback.
 	Text string
+	// Retry marks a claim of the text that a run alone might satisfy
+	// where this one, which shared the machine, did not: a timing that
+	// missed only the shared bound, or a printed figure (which may be a
+	// ratio of two timings the others' load skewed).
+	Retry bool
 }
 
 // FirstLine returns the first line of the failed cell's source that says

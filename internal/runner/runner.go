@@ -102,8 +102,9 @@ type Batch struct {
 	// Jobs is how many notebooks run at once (at least 1). With more
 	// than one, a run shares the machine: its timings are held to the
 	// stricter bound of [claim.Claim.CheckShared], with Slowdown, and a
-	// run whose only failures are claims of its text runs again alone,
-	// which is the run reported.
+	// run whose only failures are claims of its text that a run alone
+	// might satisfy ([Failure.Retry]) runs again alone, which is the run
+	// reported.
 	Jobs int
 	// Slowdown is how many times slower than alone a notebook may run
 	// beside the others; 0 means [SharedSlowdown].
@@ -165,8 +166,9 @@ func (r *Runner) RunAll(ctx context.Context, w io.Writer, b Batch) (failed int, 
 	}
 	close(next)
 	// Notebooks run side by side. One whose run fails only on claims of
-	// its text — a timing too close to the text's to vouch for it, a ratio
-	// of two timings the others' load skewed — runs again alone, holding
+	// its text that a run alone might satisfy — a timing too close to the
+	// text's to vouch for it, a printed figure that may be a ratio of two
+	// timings the others' load skewed — runs again alone, holding
 	// the lock the others share (a waiting Lock stops new RLocks, so the
 	// order given is kept), and that run is judged.
 	jobs := min(max(b.Jobs, 1), len(todo))
@@ -191,13 +193,16 @@ func (r *Runner) RunAll(ctx context.Context, w io.Writer, b Batch) (failed int, 
 				res := rc.Run(ctx, j.path, b.OutDir)
 				res.Machine, res.Shared = runMachine(j.class.Name), slowdown
 				alone.RUnlock()
-				if n := res.claimsOnly(); n > 0 && ctx.Err() == nil {
+				if n := res.retries(); n > 0 && ctx.Err() == nil {
 					alone.Lock()
-					again := rc.Run(ctx, j.path, b.OutDir)
-					again.Machine = res.Machine
-					again.Again = fmt.Sprintf("ran again alone: beside other notebooks, %d %s of its text did not hold", n, plural(n, "claim", "claims"))
+					if ctx.Err() == nil { // the wait for the lock can be long
+						again := rc.Run(ctx, j.path, b.OutDir)
+						again.Machine = res.Machine
+						again.Again = fmt.Sprintf("ran again alone: beside other notebooks it took %.1fs, and %d %s of its text did not hold",
+							res.Elapsed.Seconds(), n, plural(n, "claim", "claims"))
+						res = again
+					}
 					alone.Unlock()
-					res = again
 				}
 				results[i] <- res
 			}
@@ -390,7 +395,7 @@ func (res Result) Report(w io.Writer, name string) bool {
 			fmt.Fprintf(w, "  %d of %d cells failed", cells, res.Notebook.CodeCells())
 		}
 		if claims > 0 {
-			fmt.Fprintf(w, "  %d claims of the text do not hold", claims)
+			fmt.Fprintf(w, "  %d %s of the text %s", claims, plural(claims, "claim", "claims"), plural(claims, "does not hold", "do not hold"))
 		}
 	}
 	fmt.Fprintln(w)
@@ -435,15 +440,16 @@ func (res Result) failures() []Failure {
 	return failures
 }
 
-// claimsOnly returns how many claims of the text failed in a run that
-// shared the machine and failed in nothing else; 0 otherwise.
-func (res Result) claimsOnly() int {
+// retries returns how many claims of the text failed in a run that shared
+// the machine, if a run alone might satisfy them all ([Failure.Retry]) and
+// nothing else failed; 0 otherwise.
+func (res Result) retries() int {
 	if res.Shared == 0 || res.Err != nil || res.Notebook == nil {
 		return 0
 	}
 	failures := res.failures()
 	for _, f := range failures {
-		if res.Notebook.Cells[f.Index].Type != notebook.Markdown {
+		if !f.Retry {
 			return 0
 		}
 	}

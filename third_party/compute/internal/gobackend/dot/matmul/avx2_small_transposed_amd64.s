@@ -23,7 +23,7 @@
 
 // REDUCE4 sums the eight lanes of each of a, b, c, d (Y registers, given
 // as their X halves xa…xd and Y names ya…yd) into xa = [Σa, Σb, Σc, Σd];
-// tmp is clobbered.
+// xb, xc, xd and xtmp are clobbered.
 #define REDUCE4(ya, yb, yc, yd, xa, xb, xc, xd, xtmp) \
 	VEXTRACTF128 $1, ya, xtmp; \
 	VADDPS       xa, xtmp, xa; \

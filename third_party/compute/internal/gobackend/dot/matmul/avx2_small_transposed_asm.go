@@ -12,7 +12,8 @@ import "fmt"
 var avx2SmallFloat32TransposedKernel = avx2SmallFloat32TransposedAsm
 
 // avx2SmallFloat32TransposedAsm computes what avx2SmallFloat32Transposed
-// computes, bit for bit, for lhs [n, k] and rhs [m, k] (both rows along
+// computes, bit for bit but for which NaN comes out where two meet, for
+// lhs [n, k] and rhs [m, k] (both rows along
 // the contracting axis). The release computes each output element alone:
 // eight lanes of fused multiply-adds from +0 over the first k/8·8
 // contracting steps, lane j taking steps j, j+8, …; the lanes summed as

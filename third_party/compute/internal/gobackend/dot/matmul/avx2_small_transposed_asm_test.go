@@ -19,9 +19,15 @@ func TestAVX2SmallFloat32TransposedAsm(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	// Mostly ordinary numbers, special values in a third of the trials.
 	const sentinel = 12345.5 // in the output wherever neither should write
-	const guard = 64         // elements after each operand, which none may touch
+	const guard = 64         // room after each operand; the output's keeps its sentinels
 	saved := avx2SmallFloat32TransposedKernel
 	defer func() { avx2SmallFloat32TransposedKernel = saved }()
+	// avx2SmallFloat32Transposed must hand every product to the kernel.
+	calls := 0
+	counted := func(lhs, rhs []float32, batchStart, batchCount, n, m, k int, out []float32) {
+		calls++
+		saved(lhs, rhs, batchStart, batchCount, n, m, k, out)
+	}
 	for trial := range 3000 {
 		// Every remainder of 2 rows, of 4 columns and of 8 contracting
 		// steps, and the course's sizes.
@@ -51,8 +57,11 @@ func TestAVX2SmallFloat32TransposedAsm(t *testing.T) {
 		outLen := batchSize * n * m
 		avx2SmallFloat32TransposedKernel = nil // the release's loop
 		avx2SmallFloat32Transposed(lhs, rhs, batchStart, batchCount, n, m, k, want[:outLen])
-		avx2SmallFloat32TransposedKernel = saved
+		avx2SmallFloat32TransposedKernel, calls = counted, 0
 		avx2SmallFloat32Transposed(lhs, rhs, batchStart, batchCount, n, m, k, got[:outLen])
+		if calls != 1 {
+			t.Fatalf("trial %d: avx2SmallFloat32Transposed called the assembly kernel %d times, want once", trial, calls)
+		}
 		if i := firstBitsDifference(got, want); i >= 0 {
 			t.Fatalf("trial %d: matrices %d..%d of [%d, %d] × [%d, %d]ᵀ: output element %d (matrix %d, row %d, column %d) = %g (%#08x), want %g (%#08x)",
 				trial, batchStart, batchStart+batchCount-1, n, k, m, k, i, i/(n*m), i%(n*m)/m, i%m,
