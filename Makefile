@@ -20,11 +20,11 @@ JUPYTER := $(or $(wildcard /usr/bin/jupyter),jupyter)
 HOST ?= 127.0.0.1
 PORT ?= 8888
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
-# How many notebooks test-notebooks, test-exercises and test-kernels run at
+# How many notebooks test-notebooks, test-exercises, test-headless and test-kernels run at
 # once: a cell's build is mostly one core's work, so two at a time nearly
-# halve the notebooks that mostly build; a notebook whose claims fail only
-# beside the others (a timing too close to the text's to vouch for it)
-# runs again alone (course run -j).
+# halve the notebooks that mostly build. A notebook run beside others whose
+# only failures are claims a run alone might satisfy (a timing too close to
+# the text's to vouch for it) runs again alone (course run -j).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # The kernel classes make bench measures (course bench -kernels): all, others,
 # or a list such as AVX2,plain.
@@ -33,7 +33,7 @@ KERNELS ?= all
 # (Chromium), which learners do not need.
 SETUP_FLAGS ?=
 
-.PHONY: help setup course notebooks check-notebooks test test-go test-pristine test-arm64 test-notebooks test-exercises test-kernels test-browser grade site bench mutation fmt clean docker-check
+.PHONY: help setup course notebooks check-notebooks test test-go test-pristine test-arm64 test-notebooks test-exercises test-headless test-kernels test-browser grade site bench mutation fmt clean docker-check
 
 help: ## List the targets
 	@echo "Attention, in Go — make targets:"
@@ -58,7 +58,7 @@ check-notebooks: ## Fail if a committed notebook differs from what lessons/ buil
 	@go run ./cmd/course build -check
 
 test: SETUP_FLAGS += --browser --grader --arm64
-test: setup test-go test-pristine test-arm64 check-notebooks test-notebooks test-exercises test-kernels test-browser ## Everything CI checks: setup, vet, unit/golden tests (also built for arm64), notebooks up to date, notebooks run headless (under every kernel class the CPU can emulate) and in a browser
+test: setup test-go test-pristine test-arm64 check-notebooks test-headless test-kernels test-browser ## Everything CI checks: setup, vet, unit/golden tests (also built for arm64), notebooks up to date, notebooks run headless (under every kernel class the CPU can emulate) and in a browser
 	@echo
 	@echo "make test: all checks passed.  [$$(date +%T)]"
 
@@ -98,6 +98,11 @@ test-notebooks: ## Run every notebook headless through the GoNB kernel and fail 
 	@echo
 	@echo "==> Running the notebooks headless through Jupyter and GoNB  [$$(date +%T)]"
 	@go run ./cmd/course run -j $(JOBS)
+
+test-headless: ## What test-notebooks and test-exercises run, in one batch (make test's: the short solution and exercise notebooks fill the cores as the long lessons finish)
+	@echo
+	@echo "==> Running the lesson, solution and exercise notebooks headless through Jupyter and GoNB  [$$(date +%T)]"
+	@go run ./cmd/course run -j $(JOBS) notebooks/*.ipynb solutions/*.ipynb exercises/*.ipynb
 
 test-kernels: ## Run the lessons and the solutions again under every other kernel class this CPU can emulate: their figures must hold on every CPU
 	@echo

@@ -60,7 +60,8 @@ Notebooks whose cells mostly build programs (a cell's build is mostly one
 core's work) finish sooner two at a time on two cores. With -j above 1 a
 run shares the machine, so a timing of its text must clear a stricter
 bound (the text's figure over its factor, times 2: the others may have
-slowed it that much); a run that fails only on claims of its text runs
+slowed it that much); a run whose only failures are claims of its text
+that a run alone might satisfy (such a timing, a printed figure) runs
 again alone, and that run is the one judged and reported. Each kernel class gets a checkpoint folder of its own
 (COURSE_CACHE), new for the run, so that a notebook never loads a model
 another run, or another class, trained. Run fails if a notebook fails,
