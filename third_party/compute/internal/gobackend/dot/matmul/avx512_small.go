@@ -103,6 +103,10 @@ func avx512SmallFloat32( //alt:f32
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	if avx512SmallFloat32Kernel != nil { //alt:f32
+		avx512SmallFloat32Kernel(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+		return //alt:f32
+	} //alt:f32
 
 	lhsStride := lhsCrossSize * contractingSize
 	rhsStride := contractingSize * rhsCrossSize

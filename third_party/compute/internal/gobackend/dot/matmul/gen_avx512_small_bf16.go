@@ -109,6 +109,10 @@ func avx512SmallBFloat16( //alt:bf16
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	//alt:f32 if avx512SmallFloat32Kernel != nil {
+	//alt:f32 avx512SmallFloat32Kernel(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
+	//alt:f32 return
+	//alt:f32 }
 
 	lhsStride := lhsCrossSize * contractingSize
 	rhsStride := contractingSize * rhsCrossSize
