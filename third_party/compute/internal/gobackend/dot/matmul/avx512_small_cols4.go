@@ -20,6 +20,10 @@ func avx512SmallFloat32TransposedCols4(lhs, rhs []float32, batchStart, batchCoun
 	if batchCount == 0 || lhsCrossSize == 0 || rhsCrossSize == 0 || contractingSize == 0 {
 		return
 	}
+	if avx512SmallFloat32TransposedKernel != nil {
+		avx512SmallFloat32TransposedKernel(lhs, rhs, batchStart, batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
+		return
+	}
 	k := contractingSize
 	vecEnd := k &^ 15
 	for b := batchStart; b < batchStart+batchCount; b++ {
