@@ -1,5 +1,7 @@
 // Tests of the attention-in-go course's patch: four columns at a time give the
-// release's small transposed product bit for bit.
+// release's small transposed product bit for bit. (The loop in Go, which
+// is the reference of the assembly that replaces it: see
+// avx512_small_transposed_asm_test.go.)
 
 //go:build amd64 && goexperiment.simd
 
@@ -16,6 +18,9 @@ func TestAVX512SmallFloat32TransposedCols4(t *testing.T) {
 	if !archsimd.X86.AVX512() {
 		t.Skip("no AVX-512 on this CPU")
 	}
+	saved := avx512SmallFloat32TransposedKernel
+	defer func() { avx512SmallFloat32TransposedKernel = saved }()
+	avx512SmallFloat32TransposedKernel = nil // Cols4's loop in Go
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := range 2000 {
 		batch, m, n, k := 1+r.IntN(3), 1+r.IntN(9), 1+r.IntN(11), 1+r.IntN(90)
@@ -65,10 +70,18 @@ func BenchmarkAVX512SmallFloat32Transposed(b *testing.B) {
 				avx512SmallFloat32Transposed(lhs, rhs, 0, s.batch, s.m, s.n, s.k, out)
 			}
 		})
-		b.Run(s.name+"/cols4", func(b *testing.B) {
-			for b.Loop() {
-				avx512SmallFloat32TransposedCols4(lhs, rhs, 0, s.batch, s.m, s.n, s.k, out)
-			}
-		})
+		saved := avx512SmallFloat32TransposedKernel
+		for _, kernel := range []struct {
+			name string
+			f    func(lhs, rhs []float32, batchStart, batchCount, n, m, k int, out []float32)
+		}{{"cols4", nil}, {"asm", saved}} {
+			b.Run(s.name+"/"+kernel.name, func(b *testing.B) {
+				avx512SmallFloat32TransposedKernel = kernel.f
+				defer func() { avx512SmallFloat32TransposedKernel = saved }()
+				for b.Loop() {
+					avx512SmallFloat32TransposedCols4(lhs, rhs, 0, s.batch, s.m, s.n, s.k, out)
+				}
+			})
+		}
 	}
 }
