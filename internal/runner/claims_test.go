@@ -155,7 +155,7 @@ func TestRetries(t *testing.T) {
 		}
 		nb.Cells[len(nb.Cells)-1].Outputs = tt.outputs
 		res := Result{Machine: here, Shared: tt.shared, Notebook: nb, Err: tt.err}
-		if got := res.retries(); got != tt.want {
+		if got := len(res.retries()); got != tt.want {
 			t.Errorf("%s: retries() = %d, want %d; failures %+v", tt.name, got, tt.want, res.failures())
 		}
 	}

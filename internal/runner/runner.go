@@ -193,13 +193,16 @@ func (r *Runner) RunAll(ctx context.Context, w io.Writer, b Batch) (failed int, 
 				res := rc.Run(ctx, j.path, b.OutDir)
 				res.Machine, res.Shared = runMachine(j.class.Name), slowdown
 				alone.RUnlock()
-				if n := res.retries(); n > 0 && ctx.Err() == nil {
+				if missed := res.retries(); len(missed) > 0 && ctx.Err() == nil {
 					alone.Lock()
 					if ctx.Err() == nil { // the wait for the lock can be long
 						again := rc.Run(ctx, j.path, b.OutDir)
 						again.Machine = res.Machine
 						again.Again = fmt.Sprintf("ran again alone: beside other notebooks it took %.1fs, and %d %s of its text did not hold",
-							res.Elapsed.Seconds(), n, plural(n, "claim", "claims"))
+							res.Elapsed.Seconds(), len(missed), plural(len(missed), "claim", "claims"))
+						for _, f := range missed {
+							again.Missed = append(again.Missed, f.Text)
+						}
 						res = again
 					}
 					alone.Unlock()
@@ -294,8 +297,10 @@ type Result struct {
 	// may have been for sharing the machine with other notebooks: its
 	// timings are held to [claim.Claim.CheckShared]'s bound.
 	Shared float64
-	// Again, if not empty, says why this is a second run, made alone.
+	// Again, if not empty, says why this is a second run, made alone;
+	// Missed are the claims the first run missed, as it reported them.
 	Again    string
+	Missed   []string
 	Elapsed  time.Duration
 	Notebook *notebook.Notebook // the executed notebook, if nbconvert wrote it
 	Err      error              // a timeout, or why nbconvert failed
@@ -440,26 +445,33 @@ func (res Result) failures() []Failure {
 	return failures
 }
 
-// retries returns how many claims of the text failed in a run that shared
+// retries returns the claims of the text that failed in a run that shared
 // the machine, if a run alone might satisfy them all ([Failure.Retry]) and
-// nothing else failed; 0 otherwise.
-func (res Result) retries() int {
+// nothing else failed; nil otherwise.
+func (res Result) retries() []Failure {
 	if res.Shared == 0 || res.Err != nil || res.Notebook == nil {
-		return 0
+		return nil
 	}
 	failures := res.failures()
 	for _, f := range failures {
 		if !f.Retry {
-			return 0
+			return nil
 		}
 	}
-	return len(failures)
+	return failures
 }
 
-// reportAgain says why the run reported is a second one, if it is.
+// reportAgain says why the run reported is a second one, if it is, and
+// which claims the first one missed: a text whose timings a shared run
+// keeps coming close to is one to measure again.
 func (res Result) reportAgain(w io.Writer) {
-	if res.Again != "" {
-		fmt.Fprintf(w, "     (%s)\n", res.Again)
+	if res.Again == "" {
+		return
+	}
+	fmt.Fprintf(w, "     (%s)\n", res.Again)
+	for _, m := range res.Missed {
+		first, _, _ := strings.Cut(m, "\n")
+		fmt.Fprintf(w, "       %s\n", first)
 	}
 }
 

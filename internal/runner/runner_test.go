@@ -248,6 +248,7 @@ func TestRunJobsSharedThenAlone(t *testing.T) {
 	runnertest.CheckLines(t, stdout, []string{`ok   a\.ipynb .*`, `ok   b\.ipynb .*`,
 		regexp.QuoteMeta(fmt.Sprintf("     (timings not checked: the text's are for %s, this run is on %s)", other, here)),
 		`ok   c\.ipynb .*`, `     \(ran again alone: beside other notebooks it took [\d.]+s, and 1 claim of its text did not hold\)`,
+		`       claim "3 s" ~ notebook ×10 on .*: the text says 3 \(on .*\), this run took [\d.]+ beside other work, which may have slowed it up to 1000 times: it may be stale — run it alone`,
 		regexp.QuoteMeta(fmt.Sprintf("     (checked the text's timings for %s, this run's machine; not those for %s)", here, other)),
 		`ok   d\.ipynb .*`,
 		`FAIL e\.ipynb .*  1 claim of the text does not hold`, `.*this run took .*: more than 10 times less — measure it again and update the text`})
