@@ -12,12 +12,9 @@ import (
 	"github.com/attention-in-go/course/internal/notebook"
 )
 
-// TestClaimsBuiltAndChecked: a lesson's claims block reaches the built
-// notebook's metadata, and the claims are held to what the executed
-// notebook printed, in stdout and in a training's HTML progress line.
-func TestClaimsBuiltAndChecked(t *testing.T) {
-	src := "# T\n\nThe accuracy is 50.7%, trained in 26–37 s on two AVX-512 cores.\n\n<!-- claims\n" +
-		"\"50.7%\" ~ length 12: #1\n\"26–37 s\" ~ /in ([\\d.]+)s/ ×1.5 on AVX-512/2\n-->\n\n```go\nrun()\n```\n"
+// buildLesson builds the notebook of a lesson whose Markdown is src.
+func buildLesson(t *testing.T, src string) *notebook.Notebook {
+	t.Helper()
 	l, err := lesson.Parse("lessons/t.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +23,16 @@ func TestClaimsBuiltAndChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return nb
+}
+
+// TestClaimsBuiltAndChecked: a lesson's claims block reaches the built
+// notebook's metadata, and the claims are held to what the executed
+// notebook printed, in stdout and in a training's HTML progress line.
+func TestClaimsBuiltAndChecked(t *testing.T) {
+	src := "# T\n\nThe accuracy is 50.7%, trained in 26–37 s on two AVX-512 cores.\n\n<!-- claims\n" +
+		"\"50.7%\" ~ length 12: #1\n\"26–37 s\" ~ /in ([\\d.]+)s/ ×1.5 on AVX-512/2\n-->\n\n```go\nrun()\n```\n"
+	nb := buildLesson(t, src)
 	md := nb.Cells[0]
 	if strings.Contains(md.Source, "claims") || !strings.Contains(md.Source, "trained in 26–37 s on two") {
 		t.Fatalf("the claims block is not removed from the Markdown:\n%s", md.Source)
@@ -124,10 +131,6 @@ func TestTimed(t *testing.T) {
 func TestRetries(t *testing.T) {
 	src := "# T\n\nThe accuracy is 50.7%, trained in 30 s on two AVX-512 cores.\n\n<!-- claims\n" +
 		"\"50.7%\" ~ length 12: #1\n\"30 s\" ~ /in ([\\d.]+)s/ ×1.5 on AVX-512/2\n-->\n\n```go\nrun()\n```\n"
-	l, err := lesson.Parse("lessons/t.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	here := claim.Machine{Kernels: "AVX-512", Cores: 2}
 	stdout := func(s string) notebook.Output { return notebook.Output{Type: notebook.Stream, Name: "stdout", Text: s} }
 	// Alone, the timing holds from 20 s; shared (slowdown 2), from 40 s.
@@ -149,10 +152,7 @@ func TestRetries(t *testing.T) {
 		{"an error", []notebook.Output{stdout("length 12: 50.7%\nin 25s\n")}, 2, fmt.Errorf("timed out"), 0},
 	}
 	for _, tt := range tests {
-		nb, err := build.Default.Build(l)
-		if err != nil {
-			t.Fatal(err)
-		}
+		nb := buildLesson(t, src)
 		nb.Cells[len(nb.Cells)-1].Outputs = tt.outputs
 		res := Result{Machine: here, Shared: tt.shared, Notebook: nb, Err: tt.err}
 		if got := len(res.retries()); got != tt.want {
